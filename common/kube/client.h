@@ -1,0 +1,122 @@
+#pragma once
+// Client: the REST verbs of the Kubernetes API for any resource in resource.h.
+//
+// Thread-safety: every method may be called from any thread at once. Calls block the calling
+// thread until the response (or, for watch, the end of the stream) arrives; each call has its own
+// deadline. All calls of one Client share one keep-alive connection pool and one client-side rate
+// limiter (--kube-api-qps/--kube-api-burst).
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "common/kube/config.h"
+#include "common/kube/resource.h"
+#include "common/kube/result.h"
+
+namespace vc::kube {
+
+using nlohmann::json;
+
+struct ListOptions {
+  std::string label_selector;
+  std::string field_selector;
+  int64_t limit = 0;               // page size; 0 = server default (everything)
+  std::string continue_token;      // from the previous page's metadata.continue
+  std::string resource_version;    // "" = most recent (quorum read); "0" = any, from cache
+  std::string resource_version_match;  // "", "NotOlderThan" or "Exact"
+};
+
+struct WatchOptions {
+  std::string label_selector;
+  std::string field_selector;
+  std::string resource_version;  // start after this version
+  bool allow_bookmarks = true;
+  int timeout_seconds = 0;  // server-side timeoutSeconds; 0 = let the server pick (~5-10 min)
+};
+
+struct WatchEvent {
+  enum class Type { Added, Modified, Deleted, Bookmark, Error };
+  Type type = Type::Added;
+  json object;  // the object; for Error, a metav1.Status
+};
+
+enum class PatchType {
+  Merge,  // application/merge-patch+json (RFC 7386)
+  Json,   // application/json-patch+json (RFC 6902)
+  Apply,  // application/apply-patch+yaml: server-side apply (JSON is valid YAML)
+};
+
+struct PatchOptions {
+  std::string field_manager;  // required for Apply
+  bool force = false;         // Apply only: take ownership of conflicting fields
+  std::string subresource;    // e.g. "status"
+};
+
+struct DeleteOptions {
+  std::optional<std::string> propagation_policy;  // "Foreground", "Background", "Orphan"
+  std::optional<std::string> precondition_uid;
+  std::optional<std::string> precondition_resource_version;
+  std::optional<int64_t> grace_period_seconds;
+};
+
+struct ClientOptions {
+  double qps = 50;       // --kube-api-qps; <= 0 disables client-side limiting
+  int burst = 100;       // --kube-api-burst
+  std::string user_agent = "vc-cpp/" VC_VERSION;  // "<binary>/<version>"
+  std::chrono::milliseconds request_timeout{30000};  // per request, not for watches
+  int max_idle_connections = 16;
+  // Retries: GET/list retry transport errors, 429 and 5xx; other verbs retry only 429 (the server
+  // did not process the request). All attempts of one call share its request_timeout.
+  int max_retries = 3;
+  std::chrono::milliseconds retry_base_delay{200};  // doubled per attempt, with jitter
+  std::chrono::seconds max_retry_after{10};         // cap on a server's Retry-After
+  // A watch with timeout_seconds set is abandoned this long after the server should have ended it
+  // (guards against a half-open connection).
+  std::chrono::seconds watch_grace{30};
+};
+
+class Client {
+ public:
+  Client(Config config, ClientOptions options = {});
+  ~Client();
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  Result<json> get(const Resource& r, std::string_view ns, std::string_view name,
+                   std::string_view subresource = {});
+  // ns empty: all namespaces (or a cluster-scoped resource). Returns the List object as sent.
+  Result<json> list(const Resource& r, std::string_view ns, const ListOptions& options = {});
+  Result<json> create(const Resource& r, std::string_view ns, const json& object);
+  // PUT; name and resourceVersion come from object.metadata.
+  Result<json> update(const Resource& r, std::string_view ns, const json& object);
+  Result<json> update_status(const Resource& r, std::string_view ns, const json& object);
+  Result<json> patch(const Resource& r, std::string_view ns, std::string_view name,
+                     PatchType type, const std::string& body, const PatchOptions& options = {});
+  // DELETE; returns the object (or Status) the server sent back.
+  Result<json> remove(const Resource& r, std::string_view ns, std::string_view name,
+                      const DeleteOptions& options = {});
+
+  // Streams watch events to on_event until the server ends the stream, an error occurs, or
+  // stop is requested (then returns ErrorKind::Cancelled promptly, closing the connection).
+  // A clean end of stream returns ok. Errors before the first event (e.g. 410 Gone when the
+  // resourceVersion is too old) are returned as ApiError; an ERROR event mid-stream is delivered
+  // to on_event like any other event.
+  Status watch(const Resource& r, std::string_view ns, const WatchOptions& options,
+               const std::function<void(WatchEvent&&)>& on_event, std::stop_token stop = {});
+
+  const Config& config() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace vc::kube

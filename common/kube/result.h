@@ -1,0 +1,88 @@
+#pragma once
+// Result<T>: a value or a typed Kubernetes API error. Every call that talks to the network
+// returns one; exceptions are kept for programmer errors and start-up configuration mistakes.
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace vc::kube {
+
+enum class ErrorKind {
+  BadRequest,          // 400 without a more specific reason
+  Unauthorized,        // 401
+  Forbidden,           // 403
+  NotFound,            // 404
+  MethodNotAllowed,    // 405
+  AlreadyExists,       // 409 reason AlreadyExists
+  Conflict,            // 409 otherwise (resourceVersion or precondition mismatch)
+  Gone,                // 410 Gone / reason Expired: the resourceVersion is too old, relist
+  Invalid,             // 422 with field causes
+  TooManyRequests,     // 429, honour retry_after
+  InternalError,       // 500, retryable
+  ServiceUnavailable,  // 503, retryable
+  ServerTimeout,       // 504 or reason ServerTimeout / Timeout, retryable
+  Transport,           // connection, TLS or protocol failure before a status was read; retryable
+  Timeout,             // the client-side deadline expired; retryable
+  Cancelled,           // the caller asked to stop
+  Other,               // any other status
+};
+
+const char* to_string(ErrorKind kind);
+
+// One entry of Status.details.causes: which field was wrong and why.
+struct Cause {
+  std::string type;
+  std::string field;
+  std::string message;
+};
+
+struct ApiError {
+  ErrorKind kind = ErrorKind::Other;
+  int http_status = 0;  // 0 when no response was read
+  std::string reason;   // Status.reason, e.g. "AlreadyExists"
+  std::string message;  // Status.message or the transport error text
+  std::vector<Cause> causes;
+  std::optional<std::chrono::seconds> retry_after;  // from Retry-After or details.retryAfterSeconds
+
+  // True for failures where repeating the same request later may succeed.
+  bool retryable() const;
+  // "NotFound (404): pods \"x\" not found" — for logs and error messages.
+  std::string describe() const;
+};
+
+// Decodes an error response: a metav1.Status JSON body when there is one, else the HTTP status.
+ApiError error_from_response(int http_status, const std::string& body,
+                             const std::string& retry_after_header);
+ApiError transport_error(std::string message);
+
+template <class T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(ApiError error) : v_(std::move(error)) {}  // NOLINT
+
+  bool ok() const { return v_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+  T& value() & { return std::get<0>(v_); }
+  const T& value() const& { return std::get<0>(v_); }
+  T&& value() && { return std::get<0>(std::move(v_)); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  T& operator*() & { return value(); }
+  const ApiError& error() const { return std::get<1>(v_); }
+  bool is(ErrorKind kind) const { return !ok() && error().kind == kind; }
+
+ private:
+  std::variant<T, ApiError> v_;
+};
+
+// Result<void>: success or an error.
+struct Unit {};
+using Status = Result<Unit>;
+inline Status ok_status() { return Unit{}; }
+
+}  // namespace vc::kube

@@ -1,0 +1,19 @@
+#pragma once
+// The process-wide Prometheus registry. Every metric (workqueue_*, rest_client_*, volcano_*) is
+// registered here and rendered by the /metrics endpoint in the text exposition format.
+
+#include <memory>
+#include <string>
+
+#include <prometheus/registry.h>
+
+namespace vc::metrics {
+
+// Thread-safe; the registry lives for the whole process.
+prometheus::Registry& registry();
+
+// The registry (or a given one) in Prometheus text format 0.0.4.
+std::string render_text();
+std::string render_text(const prometheus::Registry& r);
+
+}  // namespace vc::metrics

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Builds the Go control-plane binaries the e2e cluster runs, once per harness version.
+#
+# Each harness module (k8s, etcd, kwok, volcano) pins its upstream versions in go.mod/go.sum.
+# Binaries land in $VC_CACHE/bin/<harness>-<hash of go.mod+go.sum+this script>/ so fresh
+# clones and CI reuse them; they are never written into the repository.
+#
+# Usage: build-binaries.sh [harness...]     (default: all)
+#        build-binaries.sh --print-dir NAME (print the binary directory of one harness)
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+cache=${VC_CACHE:-$HOME/.cache/vc-cpp}
+export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS=-buildvcs=false
+export NO_PROXY=127.0.0.1,localhost${NO_PROXY:+,$NO_PROXY}
+
+bin_dir() {
+  local h
+  h=$(cat "$here/$1/go.mod" "$here/$1/go.sum" "$here/build-binaries.sh" \
+    $(ls "$here/$1"/compat/* 2>/dev/null) | sha256sum | cut -c1-16)
+  echo "$cache/bin/$1-$h"
+}
+
+k8s_ldflags() {
+  local kv=v1.35.3 date p f="-s -w"
+  date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+  for p in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    f="$f -X $p.gitVersion=$kv -X $p.gitMajor=1 -X $p.gitMinor=35 -X $p.gitTreeState=clean -X $p.buildDate=$date"
+  done
+  echo "$f"
+}
+
+volcano_ldflags() {
+  echo "-s -w -X volcano.sh/volcano/pkg/version.Version=v1.15.1" \
+    "-X volcano.sh/volcano/pkg/version.GitSHA=0a56ed331897f5455916a44d3075671376d731d6" \
+    "-X volcano.sh/volcano/pkg/version.Built=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+}
+
+# volcano_workdir OUT: a copy of the volcano harness in OUT/src whose volcano.sh/apis is a local
+# copy of the v1.14.0 module plus compat/*.go.txt, the identifiers v1.15.1 needs that it lacks
+# (see volcano/README.md; the module cache itself is read-only and may not be overlaid).
+volcano_workdir() {
+  local out=$1 apis src=$1/src
+  apis=$(cd "$here/volcano" && go list -m -f '{{.Dir}}' volcano.sh/apis)
+  rm -rf "$src"
+  mkdir -p "$src"
+  cp "$here/volcano/go.mod" "$here/volcano/go.sum" "$here/volcano/tools.go" "$src/"
+  cp -r "$apis" "$src/apis"
+  chmod -R u+w "$src/apis"
+  cp "$here/volcano/compat/scheduling_queue_gate.go.txt" \
+    "$src/apis/pkg/apis/scheduling/v1beta1/zz_vc_cpp_queue_gate.go"
+  cp "$here/volcano/compat/scheduling_internal_queue_gate.go.txt" \
+    "$src/apis/pkg/apis/scheduling/zz_vc_cpp_queue_gate.go"
+  (cd "$src" && go mod edit -replace volcano.sh/apis=./apis)
+  echo "$src"
+}
+
+# targets HARNESS -> "output=package" pairs
+targets() {
+  case $1 in
+    k8s) echo "kube-apiserver=k8s.io/kubernetes/cmd/kube-apiserver" \
+              "kube-controller-manager=k8s.io/kubernetes/cmd/kube-controller-manager" \
+              "kubectl=k8s.io/kubernetes/cmd/kubectl" ;;
+    etcd) echo "etcd=go.etcd.io/etcd/server/v3" ;;
+    kwok) echo "kwok=sigs.k8s.io/kwok/cmd/kwok" ;;
+    volcano) echo "vc-scheduler=volcano.sh/volcano/cmd/scheduler" \
+                  "vc-controller-manager=volcano.sh/volcano/cmd/controller-manager" \
+                  "vc-webhook-manager=volcano.sh/volcano/cmd/webhook-manager" \
+                  "vcctl=volcano.sh/volcano/cmd/cli" ;;
+    *) echo "unknown harness: $1" >&2; return 1 ;;
+  esac
+}
+
+build() {
+  local name=$1 out ldf t start dir
+  out=$(bin_dir "$name")
+  if [ -f "$out/.complete" ]; then
+    echo "[$name] cached in $out"
+    return 0
+  fi
+  case $name in
+    k8s) ldf=$(k8s_ldflags) ;;
+    volcano) ldf=$(volcano_ldflags) ;;
+    *) ldf="-s -w" ;;
+  esac
+  mkdir -p "$out"
+  dir=$here/$name
+  [ "$name" = volcano ] && dir=$(volcano_workdir "$out")
+  start=$(date +%s)
+  for t in $(targets "$name"); do
+    echo "[$name] building ${t%%=*}"
+    (cd "$dir" && go build -p 2 -trimpath -pgo=off -tags=notest,grpcnotrace \
+      -ldflags "$ldf" -o "$out/${t%%=*}.tmp" "${t#*=}")
+    mv "$out/${t%%=*}.tmp" "$out/${t%%=*}"
+  done
+  echo "$(( $(date +%s) - start ))" > "$out/.build-seconds"
+  rm -rf "$out/src"
+  touch "$out/.complete"
+  echo "[$name] built in $(cat "$out/.build-seconds") s into $out"
+}
+
+if [ "${1:-}" = --print-dir ]; then
+  bin_dir "$2"
+  exit 0
+fi
+for h in "${@:-k8s etcd kwok volcano}"; do
+  for n in $h; do build "$n"; done
+done

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs Volcano's CRDs, pinned to the volcano.sh/volcano module version of the harness
+# (v1.15.1). They are copied from the Go module cache at run time and never committed.
+# Server-side apply: jobs and jobflows CRDs exceed the client-side apply annotation limit.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+export GOTOOLCHAIN=local GOFLAGS=-mod=mod
+vdir=$(cd "$cluster_dir/volcano" && go list -m -f '{{.Dir}}' volcano.sh/volcano)
+[ -d "$vdir/config/crd/volcano/bases" ] || die "Volcano CRDs not found under $vdir"
+out=$STATE_DIR/crds
+rm -rf "$out"
+mkdir -p "$out"
+cp "$vdir"/config/crd/volcano/bases/*.yaml "$vdir"/config/crd/jobflow/bases/*.yaml "$out/"
+chmod -R u+w "$out"
+kubectl_ apply --server-side --force-conflicts -f "$out/" >/dev/null
+kubectl_ wait --for=condition=Established crd --all --timeout=60s >/dev/null
+log "CRDs installed: $(ls "$out" | wc -l) files from $(basename "$vdir")"

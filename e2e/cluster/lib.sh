@@ -1,0 +1,106 @@
+# Shared settings and helpers of the local cluster scripts (sourced, not run).
+# Everything listens on 127.0.0.1 on non-default ports; all state and logs live in $STATE_DIR.
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cluster_dir=$repo/e2e/cluster
+STATE_DIR=${STATE_DIR:-$repo/.state}
+PKI=$STATE_DIR/pki
+LOGS=$STATE_DIR/logs
+PIDS=$STATE_DIR/pids
+export NO_PROXY=127.0.0.1,localhost${NO_PROXY:+,$NO_PROXY}
+
+ETCD_PORT=${ETCD_PORT:-22379}
+ETCD_PEER_PORT=${ETCD_PEER_PORT:-22380}
+APISERVER_PORT=${APISERVER_PORT:-26443}
+KCM_PORT=${KCM_PORT:-20257}
+WEBHOOK_PORT=${WEBHOOK_PORT:-28443}
+WEBHOOK_HEALTHZ_PORT=${WEBHOOK_HEALTHZ_PORT:-21251}
+CONTROLLERS_HEALTHZ_PORT=${CONTROLLERS_HEALTHZ_PORT:-21252}
+CONTROLLERS_METRICS_PORT=${CONTROLLERS_METRICS_PORT:-28081}
+SCHEDULER_HEALTHZ_PORT=${SCHEDULER_HEALTHZ_PORT:-21253}
+SCHEDULER_METRICS_PORT=${SCHEDULER_METRICS_PORT:-28080}
+
+CLUSTER_NODES=${CLUSTER_NODES:-4}
+NODE_CPU=${NODE_CPU:-8}
+NODE_MEMORY=${NODE_MEMORY:-32Gi}
+
+# IMPL sets both components; IMPL_WEBHOOK / IMPL_CONTROLLERS override one each.
+# ours = our C++ binaries from the CMake build, reference = Volcano's Go binaries, none = not run.
+IMPL_WEBHOOK=${IMPL_WEBHOOK:-${IMPL:-reference}}
+IMPL_CONTROLLERS=${IMPL_CONTROLLERS:-${IMPL:-reference}}
+BUILD_DIR=${BUILD_DIR:-$repo/build}
+
+ADMIN_KUBECONFIG=$STATE_DIR/admin.kubeconfig
+WEBHOOK_URL=https://127.0.0.1:$WEBHOOK_PORT
+# The webhook paths registered with the API server (Volcano e2e's full list).
+WEBHOOK_PATHS=/pods/mutate,/queues/mutate,/podgroups/mutate,/jobs/mutate,/jobs/validate,/jobflows/validate,/pods/validate,/queues/validate,/podgroups/validate,/hypernodes/validate,/cronjobs/validate
+
+bin_dir() { "$cluster_dir/build-binaries.sh" --print-dir "$1"; }
+K8S_BIN=$(bin_dir k8s)
+ETCD_BIN=$(bin_dir etcd)
+KWOK_BIN=$(bin_dir kwok)
+VOLCANO_BIN=$(bin_dir volcano)
+
+kubectl_() { "$K8S_BIN/kubectl" --kubeconfig="$ADMIN_KUBECONFIG" "$@"; }
+
+log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+# alive NAME: the process recorded for NAME is running.
+alive() {
+  local f=$PIDS/$1.pid
+  [ -f "$f" ] && kill -0 "$(cat "$f")" 2>/dev/null
+}
+
+# start NAME CMD...: runs CMD in the background with its output in $LOGS/NAME.log and records its
+# PID. The process gets its own session so stopping it never signals this shell.
+start() {
+  local name=$1; shift
+  mkdir -p "$LOGS" "$PIDS"
+  setsid "$@" >>"$LOGS/$name.log" 2>&1 < /dev/null &
+  echo $! > "$PIDS/$name.pid"
+  log "started $name (pid $!)"
+}
+
+# stop NAME: TERM, then KILL after 10 s, the process recorded for NAME (never by name matching).
+stop() {
+  local name=$1 f=$PIDS/$1.pid pid i
+  [ -f "$f" ] || return 0
+  pid=$(cat "$f")
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -TERM "$pid" 2>/dev/null || true
+    for i in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    if kill -0 "$pid" 2>/dev/null; then
+      log "$name (pid $pid) ignored TERM; killing"
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
+    log "stopped $name (pid $pid)"
+  fi
+  rm -f "$f"
+}
+
+# wait_until DESCRIPTION TIMEOUT_SECONDS CMD...: polls CMD every 0.5 s; on timeout prints the
+# last output of CMD and the tail of the named log, then fails.
+wait_until() {
+  local what=$1 timeout=$2 deadline out; shift 2
+  deadline=$(( $(date +%s) + timeout ))
+  while true; do
+    if out=$("$@" 2>&1); then return 0; fi
+    if [ "$(date +%s)" -ge "$deadline" ]; then
+      log "timed out after ${timeout}s waiting for $what; last output:"
+      printf '%s\n' "$out" | tail -20 >&2
+      return 1
+    fi
+    sleep 0.5
+  done
+}
+
+# tail_logs [N]: the last N lines of every component log, for failure reports.
+tail_logs() {
+  local n=${1:-40} f
+  for f in "$LOGS"/*.log; do
+    [ -f "$f" ] || continue
+    echo "===== $(basename "$f") (last $n lines) ====="
+    tail -n "$n" "$f"
+  done
+}

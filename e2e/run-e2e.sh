@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs the end-to-end suite against the local cluster, bringing it up first if needed (with the
+# implementations chosen by IMPL / IMPL_WEBHOOK / IMPL_CONTROLLERS). A cluster this script
+# started is stopped again afterwards unless KEEP_CLUSTER=1. On failure, prints the tail of every
+# component log. Extra arguments go to `go test` (e.g. -run TestGang).
+set -euo pipefail
+source "$(dirname "$0")/cluster/lib.sh"
+
+started=0
+if ! alive kube-apiserver; then started=1; fi
+cleanup() {
+  if [ "$started" = 1 ] && [ "${KEEP_CLUSTER:-0}" != 1 ]; then "$cluster_dir/down.sh"; fi
+}
+trap cleanup EXIT
+
+if ! "$cluster_dir/up.sh"; then
+  tail_logs 60
+  exit 1
+fi
+
+export KUBECONFIG=$ADMIN_KUBECONFIG IMPL_WEBHOOK IMPL_CONTROLLERS
+export GOTOOLCHAIN=local GOFLAGS=-buildvcs=false
+log "running e2e (webhook=$IMPL_WEBHOOK controllers=$IMPL_CONTROLLERS)"
+start_s=$(date +%s)
+set +e
+(cd "$repo/e2e/tests" && go test ./... -count=1 -p 1 -timeout 40m -v "$@" 2>&1) \
+  | tee "$LOGS/e2e-go-test.out" | grep -E '^(=== RUN|--- |PASS|FAIL|ok|panic)|_test.go' 
+rc=${PIPESTATUS[0]}
+set -e
+log "e2e finished in $(( $(date +%s) - start_s )) s with exit code $rc (full output: $LOGS/e2e-go-test.out)"
+if [ "$rc" != 0 ]; then
+  tail_logs 60
+fi
+exit "$rc"
