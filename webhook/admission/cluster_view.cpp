@@ -1,0 +1,46 @@
+#include "webhook/admission/cluster_view.h"
+
+#include "webhook/admission/field_error.h"
+
+namespace vc::webhook {
+
+void StaticClusterView::add_queue(nlohmann::json queue) {
+  const std::string name = queue.value("/metadata/name"_json_pointer, "");
+  queues_[name] = std::make_shared<const nlohmann::json>(std::move(queue));
+}
+
+void StaticClusterView::add_namespace(nlohmann::json ns) {
+  const std::string name = ns.value("/metadata/name"_json_pointer, "");
+  namespaces_[name] = std::move(ns);
+}
+
+api::Expected<QueuePtr> StaticClusterView::get_queue(std::string_view name) const {
+  auto it = queues_.find(name);
+  if (it == queues_.end()) {
+    return api::Unexpected{"queue.scheduling.volcano.sh " + go_quote(name) + " not found"};
+  }
+  return it->second;
+}
+
+std::vector<QueuePtr> StaticClusterView::list_queues() const {
+  std::vector<QueuePtr> out;
+  for (const auto& [_, q] : queues_) out.push_back(q);
+  return out;
+}
+
+std::vector<QueuePtr> StaticClusterView::child_queues(std::string_view parent) const {
+  std::vector<QueuePtr> out;
+  if (parent.empty()) return out;
+  for (const auto& [_, q] : queues_) {
+    if (q->value("/spec/parent"_json_pointer, "") == parent) out.push_back(q);
+  }
+  return out;
+}
+
+api::Expected<nlohmann::json> StaticClusterView::get_namespace(std::string_view name) const {
+  auto it = namespaces_.find(name);
+  if (it == namespaces_.end()) return api::Unexpected{"namespaces " + go_quote(name) + " not found"};
+  return it->second;
+}
+
+}  // namespace vc::webhook

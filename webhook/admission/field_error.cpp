@@ -1,0 +1,125 @@
+#include "webhook/admission/field_error.h"
+
+#include <set>
+
+#include <fmt/format.h>
+
+namespace vc::webhook {
+
+FieldPath FieldPath::child(std::string_view name) const {
+  // NewPath("") renders as "[]" once it has children (the root is printed as an empty index).
+  if (text_.empty()) return FieldPath("[]." + std::string(name));
+  return FieldPath(text_ + "." + std::string(name));
+}
+
+FieldPath FieldPath::index(std::size_t i) const {
+  return FieldPath((text_.empty() ? "[]" : text_) + "[" + std::to_string(i) + "]");
+}
+
+FieldPath FieldPath::key(std::string_view k) const {
+  return FieldPath((text_.empty() ? "[]" : text_) + "[" + std::string(k) + "]");
+}
+
+BadValue BadValue::str(std::string_view s) { return {go_quote(s)}; }
+BadValue BadValue::number(long long v) { return {std::to_string(v)}; }
+BadValue BadValue::boolean(bool v) { return {v ? "true" : "false"}; }
+BadValue BadValue::json_value(const nlohmann::json& v) { return {go_json(v)}; }
+
+namespace {
+
+const char* type_text(FieldErrorType t) {
+  switch (t) {
+    case FieldErrorType::Invalid: return "Invalid value";
+    case FieldErrorType::Required: return "Required value";
+    case FieldErrorType::Forbidden: return "Forbidden";
+    case FieldErrorType::NotSupported: return "Unsupported value";
+    case FieldErrorType::NotFound: return "Not found";
+    case FieldErrorType::Duplicate: return "Duplicate value";
+    case FieldErrorType::TooLong: return "Too long";
+    case FieldErrorType::TooMany: return "Too many";
+    case FieldErrorType::Internal: return "Internal error";
+  }
+  return "Invalid value";
+}
+
+bool omits_value(FieldErrorType t) {
+  return t == FieldErrorType::Required || t == FieldErrorType::Forbidden ||
+         t == FieldErrorType::TooLong || t == FieldErrorType::Internal;
+}
+
+}  // namespace
+
+std::string FieldError::message() const {
+  std::string out = field.empty() ? std::string(type_text(type))
+                                  : field + ": " + type_text(type);
+  if (!omits_value(type)) out += ": " + value.rendered;
+  if (!detail.empty()) out += ": " + detail;
+  return out;
+}
+
+FieldError invalid(const FieldPath& p, BadValue v, std::string detail) {
+  return {FieldErrorType::Invalid, p.str(), std::move(v), std::move(detail)};
+}
+FieldError required(const FieldPath& p, std::string detail) {
+  return {FieldErrorType::Required, p.str(), {}, std::move(detail)};
+}
+FieldError forbidden(const FieldPath& p, std::string detail) {
+  return {FieldErrorType::Forbidden, p.str(), {}, std::move(detail)};
+}
+FieldError not_supported(const FieldPath& p, BadValue v, const std::vector<std::string>& valid) {
+  std::string detail;
+  if (!valid.empty()) {
+    detail = "supported values: ";
+    for (std::size_t i = 0; i < valid.size(); ++i) {
+      if (i) detail += ", ";
+      detail += go_quote(valid[i]);
+    }
+  }
+  return {FieldErrorType::NotSupported, p.str(), std::move(v), std::move(detail)};
+}
+FieldError duplicate(const FieldPath& p, BadValue v) {
+  return {FieldErrorType::Duplicate, p.str(), std::move(v), {}};
+}
+
+void FieldErrorList::append(const FieldErrorList& other) {
+  errors_.insert(errors_.end(), other.errors_.begin(), other.errors_.end());
+}
+
+std::string FieldErrorList::aggregate() const {
+  std::vector<std::string> messages;
+  std::set<std::string> seen;
+  for (const auto& e : errors_) {
+    std::string m = e.message();
+    if (seen.insert(m).second) messages.push_back(std::move(m));
+  }
+  if (messages.empty()) return {};
+  if (messages.size() == 1) return messages.front();
+  return "[" + fmt::format("{}", fmt::join(messages, ", ")) + "]";
+}
+
+std::string go_json(const nlohmann::json& v) {
+  // nlohmann keeps object keys sorted and escapes control characters like Go; Go additionally
+  // escapes the HTML-significant <, > and & (and U+2028/U+2029, which dump() leaves as UTF-8).
+  const std::string raw = v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string out;
+  out.reserve(raw.size());
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    const char c = raw[i];
+    if (c == '<') {
+      out += "\\u003c";
+    } else if (c == '>') {
+      out += "\\u003e";
+    } else if (c == '&') {
+      out += "\\u0026";
+    } else if (c == '\xe2' && i + 2 < raw.size() && raw[i + 1] == '\x80' &&
+               (raw[i + 2] == '\xa8' || raw[i + 2] == '\xa9')) {
+      out += raw[i + 2] == '\xa8' ? "\\u2028" : "\\u2029";
+      i += 2;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace vc::webhook

@@ -1,0 +1,88 @@
+#pragma once
+// Kubernetes-style field errors (apimachinery field.Error / ErrorList) with the exact message
+// format Volcano's webhooks return (spec webhook.md §2.0 "Message-formatting helpers"):
+//   "<path>: <type text>: <value>: <detail>"
+// and ErrorList.ToAggregate: de-duplicated, one message alone or "[m1, m2]".
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/api/label_validation.h"
+
+namespace vc::webhook {
+
+// A field path: segments joined with ".", indices as "[i]". FieldPath("") renders as "[]" when
+// it has children, as Kubernetes' NewPath("") does.
+class FieldPath {
+ public:
+  explicit FieldPath(std::string root) : text_(std::move(root)) {}
+  FieldPath child(std::string_view name) const;
+  FieldPath index(std::size_t i) const;
+  FieldPath key(std::string_view k) const;  // "[k]"
+  const std::string& str() const { return text_; }
+
+ private:
+  std::string text_;
+};
+
+// How a bad value is printed in a field error.
+struct BadValue {
+  // Go string value: printed with %q.
+  static BadValue str(std::string_view s);
+  // Integers, floats, bools: printed with %v.
+  static BadValue number(long long v);
+  static BadValue boolean(bool v);
+  // Anything else (named string types, quantities, slices, maps): JSON, HTML-escaped like Go.
+  static BadValue json_value(const nlohmann::json& v);
+  std::string rendered;
+};
+
+enum class FieldErrorType {
+  Invalid,       // "Invalid value"
+  Required,      // "Required value" (value omitted)
+  Forbidden,     // "Forbidden" (value omitted)
+  NotSupported,  // "Unsupported value"
+  NotFound,      // "Not found"
+  Duplicate,     // "Duplicate value"
+  TooLong,       // "Too long" (value omitted)
+  TooMany,       // "Too many"
+  Internal,      // "Internal error" (value omitted)
+};
+
+struct FieldError {
+  FieldErrorType type = FieldErrorType::Invalid;
+  std::string field;
+  BadValue value;
+  std::string detail;
+
+  std::string message() const;
+};
+
+FieldError invalid(const FieldPath& p, BadValue v, std::string detail);
+FieldError required(const FieldPath& p, std::string detail);
+FieldError forbidden(const FieldPath& p, std::string detail);
+FieldError not_supported(const FieldPath& p, BadValue v, const std::vector<std::string>& valid);
+FieldError duplicate(const FieldPath& p, BadValue v);
+
+class FieldErrorList {
+ public:
+  void add(FieldError e) { errors_.push_back(std::move(e)); }
+  void append(const FieldErrorList& other);
+  bool empty() const { return errors_.empty(); }
+  const std::vector<FieldError>& errors() const { return errors_; }
+  // ToAggregate().Error(): "" when empty.
+  std::string aggregate() const;
+
+ private:
+  std::vector<FieldError> errors_;
+};
+
+// Go's %q of a string (strconv.Quote).
+using api::go_quote;
+// Go encoding/json of a value: compact, with <, > and & escaped as \u003c, \u003e, \u0026.
+std::string go_json(const nlohmann::json& v);
+
+}  // namespace vc::webhook

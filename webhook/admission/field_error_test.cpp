@@ -1,0 +1,54 @@
+#include "webhook/admission/field_error.h"
+#include "webhook/admission/cluster_view.h"
+
+#include <gtest/gtest.h>
+
+namespace vc::webhook {
+namespace {
+
+TEST(FieldError, InvalidPrintsPathTypeQuotedValueAndDetail) {
+  FieldPath p("spec");
+  auto e = invalid(p.child("tasks").index(0).child("name"), BadValue::str("a b"), "bad name");
+  EXPECT_EQ(e.message(), "spec.tasks[0].name: Invalid value: \"a b\": bad name");
+}
+
+TEST(FieldError, RequiredOmitsValueAndEmptyDetail) {
+  EXPECT_EQ(required(FieldPath("spec").child("queue"), "").message(),
+            "spec.queue: Required value");
+}
+
+TEST(FieldError, EmptyRootRendersAsBrackets) {
+  FieldPath root("");
+  EXPECT_EQ(root.child("spec").child("members").str(), "[].spec.members");
+  EXPECT_EQ(root.index(2).str(), "[][2]");
+}
+
+TEST(FieldError, JsonValuesAreHtmlEscapedLikeGo) {
+  auto e = invalid(FieldPath("x"), BadValue::json_value("<a&b>"), "");
+  EXPECT_EQ(e.message(), "x: Invalid value: \"\\u003ca\\u0026b\\u003e\"");
+  EXPECT_EQ(go_json(nlohmann::json::array()), "[]");
+  EXPECT_EQ(go_json(nullptr), "null");
+}
+
+TEST(FieldErrorList, AggregateDeduplicatesAndBracketsSeveral) {
+  FieldErrorList list;
+  EXPECT_EQ(list.aggregate(), "");
+  list.add(required(FieldPath("a"), ""));
+  EXPECT_EQ(list.aggregate(), "a: Required value");
+  list.add(required(FieldPath("a"), ""));
+  list.add(forbidden(FieldPath("b"), "no"));
+  EXPECT_EQ(list.aggregate(), "[a: Required value, b: Forbidden: no]");
+}
+
+TEST(StaticClusterView, MissingQueueHasVolcanoListerMessage) {
+  StaticClusterView view;
+  auto q = view.get_queue("q1");
+  ASSERT_FALSE(q.ok());
+  EXPECT_EQ(q.error(), "queue.scheduling.volcano.sh \"q1\" not found");
+  view.add_queue({{"metadata", {{"name", "child"}}}, {"spec", {{"parent", "p"}}}});
+  EXPECT_EQ(view.child_queues("p").size(), 1u);
+  EXPECT_TRUE(view.child_queues("").empty());
+}
+
+}  // namespace
+}  // namespace vc::webhook
