@@ -8,7 +8,11 @@ BUILD_DIR   ?= build
 ASAN_DIR    ?= build-asan
 JOBS        ?= 2
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
+# ccache outside the repo, keyed on repo-relative paths so every clone (and CI) shares hits.
 export CCACHE_DIR ?= $(HOME)/.cache/vc-cpp/ccache
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
+export CCACHE_MAXSIZE ?= 5G
 
 # Exactly the Debian packages the build needs (DEVELOPERS.md), plus clang-format for `make lint`
 # and the tools the e2e cluster scripts call.

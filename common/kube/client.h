@@ -28,9 +28,9 @@ using nlohmann::json;
 struct ListOptions {
   std::string label_selector;
   std::string field_selector;
-  int64_t limit = 0;               // page size; 0 = server default (everything)
-  std::string continue_token;      // from the previous page's metadata.continue
-  std::string resource_version;    // "" = most recent (quorum read); "0" = any, from cache
+  int64_t limit = 0;                   // page size; 0 = server default (everything)
+  std::string continue_token;          // from the previous page's metadata.continue
+  std::string resource_version;        // "" = most recent (quorum read); "0" = any, from cache
   std::string resource_version_match;  // "", "NotOlderThan" or "Exact"
 };
 
@@ -68,9 +68,9 @@ struct DeleteOptions {
 };
 
 struct ClientOptions {
-  double qps = 50;       // --kube-api-qps; <= 0 disables client-side limiting
-  int burst = 100;       // --kube-api-burst
-  std::string user_agent = "vc-cpp/" VC_VERSION;  // "<binary>/<version>"
+  double qps = 50;  // --kube-api-qps; <= 0 disables client-side limiting
+  int burst = 100;  // --kube-api-burst
+  std::string user_agent = "vc-cpp/" VC_VERSION;     // "<binary>/<version>"
   std::chrono::milliseconds request_timeout{30000};  // per request, not for watches
   int max_idle_connections = 16;
   // Retries: GET/list retry transport errors, 429 and 5xx; other verbs retry only 429 (the server
@@ -85,6 +85,7 @@ struct ClientOptions {
 
 class Client {
  public:
+  // Throws ConfigError when the server URL or the TLS material in config is unusable.
   Client(Config config, ClientOptions options = {});
   ~Client();
   Client(const Client&) = delete;
@@ -94,12 +95,18 @@ class Client {
                    std::string_view subresource = {});
   // ns empty: all namespaces (or a cluster-scoped resource). Returns the List object as sent.
   Result<json> list(const Resource& r, std::string_view ns, const ListOptions& options = {});
+  // Like list, but hands each item to on_item as soon as it is parsed and returns the List
+  // without them ("items" empty; metadata.resourceVersion and metadata.continue intact). Peak
+  // memory is one decoded item instead of the whole tree: use it for big lists (informers). On
+  // an error some items may already have been delivered; the caller discards them.
+  Result<json> list_each(const Resource& r, std::string_view ns, const ListOptions& options,
+                         const std::function<void(json&&)>& on_item);
   Result<json> create(const Resource& r, std::string_view ns, const json& object);
   // PUT; name and resourceVersion come from object.metadata.
   Result<json> update(const Resource& r, std::string_view ns, const json& object);
   Result<json> update_status(const Resource& r, std::string_view ns, const json& object);
-  Result<json> patch(const Resource& r, std::string_view ns, std::string_view name,
-                     PatchType type, const std::string& body, const PatchOptions& options = {});
+  Result<json> patch(const Resource& r, std::string_view ns, std::string_view name, PatchType type,
+                     const std::string& body, const PatchOptions& options = {});
   // DELETE; returns the object (or Status) the server sent back.
   Result<json> remove(const Resource& r, std::string_view ns, std::string_view name,
                       const DeleteOptions& options = {});

@@ -33,7 +33,7 @@ struct Config {
   std::string client_cert_pem;
   std::string client_key_pem;
   std::shared_ptr<TokenSource> token;  // null = no bearer token
-  std::string namespace_;  // the context's namespace, or the in-cluster namespace file
+  std::string namespace_;              // the context's namespace, or the in-cluster namespace file
 
   // Resolution order as in client-go: explicit kubeconfig path, else $KUBECONFIG (first file),
   // else in-cluster, else ~/.kube/config. A non-empty master overrides the server URL.

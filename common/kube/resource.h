@@ -42,12 +42,12 @@ inline constexpr Resource priorityclasses{"scheduling.k8s.io", "v1", "prioritycl
                                           "PriorityClass", false};
 inline constexpr Resource replicasets{"apps", "v1", "replicasets", "ReplicaSet", true};
 inline constexpr Resource statefulsets{"apps", "v1", "statefulsets", "StatefulSet", true};
-inline constexpr Resource mutatingwebhookconfigurations{
-    "admissionregistration.k8s.io", "v1", "mutatingwebhookconfigurations",
-    "MutatingWebhookConfiguration", false};
-inline constexpr Resource validatingwebhookconfigurations{
-    "admissionregistration.k8s.io", "v1", "validatingwebhookconfigurations",
-    "ValidatingWebhookConfiguration", false};
+inline constexpr Resource mutatingwebhookconfigurations{"admissionregistration.k8s.io", "v1",
+                                                        "mutatingwebhookconfigurations",
+                                                        "MutatingWebhookConfiguration", false};
+inline constexpr Resource validatingwebhookconfigurations{"admissionregistration.k8s.io", "v1",
+                                                          "validatingwebhookconfigurations",
+                                                          "ValidatingWebhookConfiguration", false};
 inline constexpr Resource jobs{"batch.volcano.sh", "v1alpha1", "jobs", "Job", true};
 inline constexpr Resource cronjobs{"batch.volcano.sh", "v1alpha1", "cronjobs", "CronJob", true};
 inline constexpr Resource commands{"bus.volcano.sh", "v1alpha1", "commands", "Command", true};
@@ -57,8 +57,8 @@ inline constexpr Resource queues{"scheduling.volcano.sh", "v1beta1", "queues", "
 inline constexpr Resource hypernodes{"topology.volcano.sh", "v1alpha1", "hypernodes", "HyperNode",
                                      false};
 inline constexpr Resource jobflows{"flow.volcano.sh", "v1alpha1", "jobflows", "JobFlow", true};
-inline constexpr Resource jobtemplates{"flow.volcano.sh", "v1alpha1", "jobtemplates",
-                                       "JobTemplate", true};
+inline constexpr Resource jobtemplates{"flow.volcano.sh", "v1alpha1", "jobtemplates", "JobTemplate",
+                                       true};
 }  // namespace resources
 
 }  // namespace vc::kube

@@ -62,7 +62,7 @@ ApiError transport_error(std::string message);
 template <class T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : v_(std::move(value)) {}         // NOLINT: implicit by design
   Result(ApiError error) : v_(std::move(error)) {}  // NOLINT
 
   bool ok() const { return v_.index() == 0; }
@@ -73,6 +73,8 @@ class [[nodiscard]] Result {
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
   T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+  T&& operator*() && { return std::move(*this).value(); }
   const ApiError& error() const { return std::get<1>(v_); }
   bool is(ErrorKind kind) const { return !ok() && error().kind == kind; }
 
@@ -83,6 +85,8 @@ class [[nodiscard]] Result {
 // Result<void>: success or an error.
 struct Unit {};
 using Status = Result<Unit>;
-inline Status ok_status() { return Unit{}; }
+inline Status ok_status() {
+  return Unit{};
+}
 
 }  // namespace vc::kube

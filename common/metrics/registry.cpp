@@ -10,7 +10,9 @@ prometheus::Registry& registry() {
   return *r;
 }
 
-std::string render_text() { return render_text(registry()); }
+std::string render_text() {
+  return render_text(registry());
+}
 
 std::string render_text(const prometheus::Registry& r) {
   return prometheus::TextSerializer().Serialize(r.Collect());

@@ -15,7 +15,9 @@ TEST(Registry, RendersRegisteredCounterInTextFormat) {
   EXPECT_NE(text.find("vc_test_total{kind=\"a\"} 3"), std::string::npos) << text;
 }
 
-TEST(Registry, ProcessRegistryIsASingleton) { EXPECT_EQ(&registry(), &registry()); }
+TEST(Registry, ProcessRegistryIsASingleton) {
+  EXPECT_EQ(&registry(), &registry());
+}
 
 }  // namespace
 }  // namespace vc::metrics

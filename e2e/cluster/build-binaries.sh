@@ -2,8 +2,9 @@
 # Builds the Go control-plane binaries the e2e cluster runs, once per harness version.
 #
 # Each harness module (k8s, etcd, kwok, volcano) pins its upstream versions in go.mod/go.sum.
-# Binaries land in $VC_CACHE/bin/<harness>-<hash of go.mod+go.sum+this script>/ so fresh
-# clones and CI reuse them; they are never written into the repository.
+# Binaries land in $VC_CACHE/bin/<harness>-<hash>/ so fresh clones and CI reuse them; they are
+# never written into the repository. The hash covers the harness's go.mod, go.sum, compat files
+# and RECIPE below: bump RECIPE when a change here changes what gets built.
 #
 # Usage: build-binaries.sh [harness...]     (default: all)
 #        build-binaries.sh --print-dir NAME (print the binary directory of one harness)
@@ -14,10 +15,12 @@ cache=${VC_CACHE:-$HOME/.cache/vc-cpp}
 export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS=-buildvcs=false
 export NO_PROXY=127.0.0.1,localhost${NO_PROXY:+,$NO_PROXY}
 
+RECIPE=1
+
 bin_dir() {
   local h
-  h=$(cat "$here/$1/go.mod" "$here/$1/go.sum" "$here/build-binaries.sh" \
-    $(ls "$here/$1"/compat/* 2>/dev/null) | sha256sum | cut -c1-16)
+  h=$( { echo "recipe $RECIPE"; cat "$here/$1/go.mod" "$here/$1/go.sum" \
+    $(ls "$here/$1"/compat/* 2>/dev/null); } | sha256sum | cut -c1-16)
   echo "$cache/bin/$1-$h"
 }
 
@@ -96,6 +99,8 @@ build() {
   echo "$(( $(date +%s) - start ))" > "$out/.build-seconds"
   rm -rf "$out/src"
   touch "$out/.complete"
+  # Older builds of this harness are dead weight (hundreds of MB each).
+  find "$cache/bin" -maxdepth 1 -name "$name-*" ! -path "$out" -exec rm -rf {} +
   echo "[$name] built in $(cat "$out/.build-seconds") s into $out"
 }
 

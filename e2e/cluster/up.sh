@@ -79,6 +79,9 @@ if [ "$webhook_running_impl" != "$IMPL_WEBHOOK" ] || { [ "$IMPL_WEBHOOK" != none
     none) wh_bin= ;;
   esac
   if [ -n "$wh_bin" ]; then
+    # Volcano's webhook-manager waits for its configurations to exist before it listens (it only
+    # patches their caBundle), so they are registered first.
+    "$cluster_dir/webhooks.sh" apply
     start webhook "$wh_bin" --kubeconfig="$STATE_DIR/volcano-admission.kubeconfig" \
       --listen-address=127.0.0.1 --port=$WEBHOOK_PORT \
       --tls-cert-file="$PKI/webhook.crt" --tls-private-key-file="$PKI/webhook.key" \
@@ -92,9 +95,9 @@ if [ "$IMPL_WEBHOOK" = none ]; then
   "$cluster_dir/webhooks.sh" delete
 else
   # Any HTTP answer over TLS verified against the cluster CA means the server is up.
+  "$cluster_dir/webhooks.sh" apply
   wait_until "the webhook to serve TLS" 60 \
     curl -sS -o /dev/null --max-time 2 --cacert "$PKI/ca.crt" "$WEBHOOK_URL/healthz"
-  "$cluster_dir/webhooks.sh" apply
 fi
 
 # ---------------------------------------------------------------- controller-manager

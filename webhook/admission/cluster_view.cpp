@@ -39,7 +39,8 @@ std::vector<QueuePtr> StaticClusterView::child_queues(std::string_view parent) c
 
 api::Expected<nlohmann::json> StaticClusterView::get_namespace(std::string_view name) const {
   auto it = namespaces_.find(name);
-  if (it == namespaces_.end()) return api::Unexpected{"namespaces " + go_quote(name) + " not found"};
+  if (it == namespaces_.end())
+    return api::Unexpected{"namespaces " + go_quote(name) + " not found"};
   return it->second;
 }
 

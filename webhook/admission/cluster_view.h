@@ -29,7 +29,8 @@ class ClusterView {
   virtual api::Expected<QueuePtr> get_queue(std::string_view name) const = 0;
   // Every Queue known.
   virtual std::vector<QueuePtr> list_queues() const = 0;
-  // Queues whose spec.parent equals parent (the "queueParent" index; an empty parent is not indexed).
+  // Queues whose spec.parent equals parent (the "queueParent" index; an empty parent is not
+  // indexed).
   virtual std::vector<QueuePtr> child_queues(std::string_view parent) const = 0;
   // A Namespace object by name (live GET in Volcano); error text on failure.
   virtual api::Expected<nlohmann::json> get_namespace(std::string_view name) const = 0;

@@ -20,24 +20,41 @@ FieldPath FieldPath::key(std::string_view k) const {
   return FieldPath((text_.empty() ? "[]" : text_) + "[" + std::string(k) + "]");
 }
 
-BadValue BadValue::str(std::string_view s) { return {go_quote(s)}; }
-BadValue BadValue::number(long long v) { return {std::to_string(v)}; }
-BadValue BadValue::boolean(bool v) { return {v ? "true" : "false"}; }
-BadValue BadValue::json_value(const nlohmann::json& v) { return {go_json(v)}; }
+BadValue BadValue::str(std::string_view s) {
+  return {go_quote(s)};
+}
+BadValue BadValue::number(long long v) {
+  return {std::to_string(v)};
+}
+BadValue BadValue::boolean(bool v) {
+  return {v ? "true" : "false"};
+}
+BadValue BadValue::json_value(const nlohmann::json& v) {
+  return {go_json(v)};
+}
 
 namespace {
 
 const char* type_text(FieldErrorType t) {
   switch (t) {
-    case FieldErrorType::Invalid: return "Invalid value";
-    case FieldErrorType::Required: return "Required value";
-    case FieldErrorType::Forbidden: return "Forbidden";
-    case FieldErrorType::NotSupported: return "Unsupported value";
-    case FieldErrorType::NotFound: return "Not found";
-    case FieldErrorType::Duplicate: return "Duplicate value";
-    case FieldErrorType::TooLong: return "Too long";
-    case FieldErrorType::TooMany: return "Too many";
-    case FieldErrorType::Internal: return "Internal error";
+    case FieldErrorType::Invalid:
+      return "Invalid value";
+    case FieldErrorType::Required:
+      return "Required value";
+    case FieldErrorType::Forbidden:
+      return "Forbidden";
+    case FieldErrorType::NotSupported:
+      return "Unsupported value";
+    case FieldErrorType::NotFound:
+      return "Not found";
+    case FieldErrorType::Duplicate:
+      return "Duplicate value";
+    case FieldErrorType::TooLong:
+      return "Too long";
+    case FieldErrorType::TooMany:
+      return "Too many";
+    case FieldErrorType::Internal:
+      return "Internal error";
   }
   return "Invalid value";
 }
@@ -50,8 +67,7 @@ bool omits_value(FieldErrorType t) {
 }  // namespace
 
 std::string FieldError::message() const {
-  std::string out = field.empty() ? std::string(type_text(type))
-                                  : field + ": " + type_text(type);
+  std::string out = field.empty() ? std::string(type_text(type)) : field + ": " + type_text(type);
   if (!omits_value(type)) out += ": " + value.rendered;
   if (!detail.empty()) out += ": " + detail;
   return out;

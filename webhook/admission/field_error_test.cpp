@@ -13,8 +13,7 @@ TEST(FieldError, InvalidPrintsPathTypeQuotedValueAndDetail) {
 }
 
 TEST(FieldError, RequiredOmitsValueAndEmptyDetail) {
-  EXPECT_EQ(required(FieldPath("spec").child("queue"), "").message(),
-            "spec.queue: Required value");
+  EXPECT_EQ(required(FieldPath("spec").child("queue"), "").message(), "spec.queue: Required value");
 }
 
 TEST(FieldError, EmptyRootRendersAsBrackets) {

@@ -10,11 +10,11 @@ namespace vc::webhook {
 
 struct AdmissionOptions {
   std::vector<std::string> scheduler_names{"volcano"};  // --scheduler-name
-  int max_queue_depth = 5;                               // --max-queue-depth
-  bool enable_root_queue_protection = true;              // --enable-root-queue-protection
-  bool enable_queue_allocated_pods_check = false;        // --enable-queue-allocated-pods-check
-  bool scheduling_gates_queue_admission = false;         // feature gate SchedulingGatesQueueAdmission
-  bool pod_level_resources = true;                       // Kubernetes feature gate PodLevelResources
+  int max_queue_depth = 5;                              // --max-queue-depth
+  bool enable_root_queue_protection = true;             // --enable-root-queue-protection
+  bool enable_queue_allocated_pods_check = false;       // --enable-queue-allocated-pods-check
+  bool scheduling_gates_queue_admission = false;  // feature gate SchedulingGatesQueueAdmission
+  bool pod_level_resources = true;                // Kubernetes feature gate PodLevelResources
   // --admission-conf, loaded at start-up; null when absent or invalid (then pods/mutate is off).
   std::shared_ptr<const PodAdmissionConfig> pod_admission_config;
 

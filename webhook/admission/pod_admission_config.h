@@ -14,13 +14,13 @@
 namespace vc::webhook {
 
 struct ResourceGroup {
-  std::string resource_group;               // resourceGroup
-  std::string object_key;                   // object.key: "namespace", "annotation" or ""
-  std::vector<std::string> object_values;   // object.value
-  std::string scheduler_name;               // schedulerName
+  std::string resource_group;              // resourceGroup
+  std::string object_key;                  // object.key: "namespace", "annotation" or ""
+  std::vector<std::string> object_values;  // object.value
+  std::string scheduler_name;              // schedulerName
   nlohmann::json tolerations = nlohmann::json::array();  // core/v1 Toleration objects
   std::map<std::string, std::string> labels;             // labels
-  std::string affinity;                     // JSON text of a core/v1 Affinity
+  std::string affinity;                                  // JSON text of a core/v1 Affinity
 };
 
 struct PodAdmissionConfig {

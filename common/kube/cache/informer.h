@@ -1,0 +1,160 @@
+#pragma once
+// Informer (a shared index informer): one reflector feeding one Store, and event handlers told
+// about every change. Controllers read the store (store().get, by_index) and enqueue keys from
+// the handlers.
+//
+//   Informer pods(client, resources::pods);
+//   pods.add_indexer("job", job_of_pod);                  // before start()
+//   pods.add_event_handler({.on_add = ..., .on_update = ..., .on_delete = ...});
+//   pods.start();
+//   pods.wait_for_sync(stop, deadline);
+//
+// Order and consistency: the store is updated first, then the change is queued for the handlers,
+// so a handler reading the store sees that change or a later one. Handlers run on one dedicated
+// distribution thread per informer, in event order, never while a store lock is held. A handler
+// registered late first gets a synthetic on_add for every object already cached, then the
+// changes that follow; it never sees a change twice. On a relist, objects that vanished meanwhile
+// get on_delete with their last cached state, and objects whose resourceVersion changed get
+// on_update. A periodic resync (when resync_period > 0) calls on_update(obj, obj) for every
+// cached object; equal old and new mean "nothing changed, check again".
+//
+// has_synced() becomes true once the first complete list is in the store and its events have
+// been delivered to the handlers registered so far. A handler registered later is synced
+// (handler_synced) once its synthetic adds have been delivered: a controller that joins a running
+// shared informer waits for that before acting on "everything it knows".
+//
+// Threads: every method may be called from any thread, except that start() and stop() must not
+// be called from a handler, and add_indexer() only before start(). A handler removed with
+// remove_event_handler() may still receive calls already being distributed.
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stop_token>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/kube/cache/object.h"
+#include "common/kube/cache/reflector.h"
+#include "common/kube/cache/store.h"
+#include "common/kube/client.h"
+
+namespace vc::kube::cache {
+
+// Any of the callbacks may be empty.
+struct EventHandler {
+  std::function<void(const ObjectPtr& obj)> on_add;
+  std::function<void(const ObjectPtr& old_obj, const ObjectPtr& new_obj)> on_update;
+  std::function<void(const ObjectPtr& obj)> on_delete;
+};
+
+using HandlerId = uint64_t;
+
+struct InformerOptions {
+  std::string namespace_;  // "" = all namespaces
+  std::string label_selector;
+  std::string field_selector;
+  Transform transform;
+  std::chrono::milliseconds resync_period{0};  // 0 = no periodic resync
+  int64_t page_size = 500;
+  BackoffOptions backoff;
+  std::chrono::milliseconds healthy_after{std::chrono::minutes(2)};
+};
+
+class Informer : private ReflectorSink {
+ public:
+  Informer(Client& client, const Resource& resource, InformerOptions options = {});
+  ~Informer() override;  // stop()
+  Informer(const Informer&) = delete;
+  Informer& operator=(const Informer&) = delete;
+
+  // See Store::add_indexer. Throws std::logic_error after start().
+  bool add_indexer(const std::string& name, IndexFunc fn);
+  HandlerId add_event_handler(EventHandler handler);
+  void remove_event_handler(HandlerId id);
+
+  // Starts the reflector and distribution threads. A second call does nothing; a start after
+  // stop() throws std::logic_error.
+  void start();
+  // Ends the watch and both threads promptly; queued handler calls are dropped. The store keeps
+  // its contents and stays readable.
+  void stop();
+
+  bool has_synced() const;
+  // Waits until has_synced(), stop is requested or deadline passes; returns has_synced().
+  bool wait_for_sync(std::stop_token stop, std::chrono::steady_clock::time_point deadline) const;
+  // Whether this handler has been told about every object cached when it was registered.
+  bool handler_synced(HandlerId id) const;
+  bool wait_for_handler_sync(HandlerId id, std::stop_token stop,
+                             std::chrono::steady_clock::time_point deadline) const;
+
+  const Store& store() const { return store_; }
+  const Resource& resource() const { return resource_; }
+  const InformerOptions& options() const { return options_; }
+  std::string last_resource_version() const { return reflector_.last_resource_version(); }
+
+ private:
+  struct Notification {
+    enum class Kind { Add, Update, Delete, Synced } kind = Kind::Add;
+    ObjectPtr old_obj;
+    ObjectPtr new_obj;
+    HandlerId only = 0;    // non-zero: for this one (late) handler only
+    HandlerId newest = 0;  // handlers registered after the change was queued skip it
+  };
+  using Handlers = std::map<HandlerId, EventHandler>;
+
+  // ReflectorSink, called on the reflector thread.
+  void replace(std::vector<ObjectPtr> objects, const std::string& resource_version) override;
+  void apply(WatchEvent::Type type, ObjectPtr obj) override;
+  void remove(const std::string& key) override;
+
+  void push_locked(Notification::Kind kind, ObjectPtr old_obj, ObjectPtr new_obj);
+  void queue_resync();
+  void distribute(std::stop_token stop);
+  void dispatch(const Notification& n, const Handlers& handlers);
+
+  const Resource resource_;
+  const InformerOptions options_;
+  Store store_;
+  Reflector reflector_;
+
+  // Held while a change is applied to the store and queued for the handlers, while a late
+  // handler's snapshot is taken, and while a resync is queued: so that the queue order matches
+  // the store's history. Lock order: ingest_mu_, then dist_mu_ (the store's lock is innermost).
+  std::mutex ingest_mu_;
+  bool synced_queued_ = false;  // guarded by ingest_mu_
+
+  std::mutex dist_mu_;
+  std::condition_variable_any dist_cv_;
+  std::deque<Notification> pending_;                                         // guarded by dist_mu_
+  std::shared_ptr<const Handlers> handlers_ = std::make_shared<Handlers>();  // by dist_mu_
+  HandlerId next_handler_id_ = 1;                                            // guarded by dist_mu_
+
+  bool handler_synced_locked(HandlerId id) const;
+
+  std::atomic<bool> synced_{false};
+  mutable std::mutex sync_mu_;
+  mutable std::condition_variable_any sync_cv_;
+  HandlerId synced_upto_ = 0;                    // handlers up to this id synced with the list
+  std::vector<HandlerId> late_handlers_synced_;  // later handlers whose adds were delivered
+
+  std::mutex lifecycle_mu_;
+  bool started_ = false;
+  bool stopped_ = false;
+  std::jthread distribution_thread_;
+  std::jthread reflector_thread_;
+};
+
+// Waits until every informer has synced, stop is requested or deadline passes; true if all
+// synced. Logs the resources that had not synced when it gives up.
+bool wait_for_cache_sync(const std::vector<const Informer*>& informers, std::stop_token stop,
+                         std::chrono::steady_clock::time_point deadline);
+
+}  // namespace vc::kube::cache

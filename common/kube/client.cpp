@@ -1,0 +1,318 @@
+// The REST verbs: request construction, retries, rate limiting and metrics over Transport.
+
+#include "common/kube/client.h"
+
+#include <random>
+#include <thread>
+
+#include <spdlog/spdlog.h>
+
+#include "common/kube/errors.h"
+#include "common/kube/rate_limiter.h"
+#include "common/kube/request_metrics.h"
+#include "common/kube/transport.h"
+#include "common/kube/url.h"
+#include "common/kube/watch_decoder.h"
+
+namespace vc::kube {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr std::string_view kJson = "application/json";
+
+std::string_view content_type(PatchType type) {
+  switch (type) {
+    case PatchType::Merge:
+      return "application/merge-patch+json";
+    case PatchType::Json:
+      return "application/json-patch+json";
+    case PatchType::Apply:
+      return "application/apply-patch+yaml";
+  }
+  return kJson;
+}
+
+ApiError local_error(std::string message) {
+  ApiError e;
+  e.kind = ErrorKind::BadRequest;
+  e.message = std::move(message);
+  return e;
+}
+
+std::string metadata_string(const json& object, const char* key) {
+  auto meta = object.find("metadata");
+  if (meta == object.end() || !meta->is_object()) return {};
+  auto v = meta->find(key);
+  return v != meta->end() && v->is_string() ? v->get<std::string>() : std::string();
+}
+
+// Whether to send the request again after this failure.
+bool should_retry(const ApiError& e, bool idempotent) {
+  if (e.kind == ErrorKind::TooManyRequests) return true;  // the server did not process it
+  if (!idempotent) return false;
+  switch (e.kind) {
+    case ErrorKind::Transport:
+    case ErrorKind::InternalError:
+    case ErrorKind::ServiceUnavailable:
+    case ErrorKind::ServerTimeout:
+      return true;
+    default:
+      // Any other 5xx (a proxy's 502) may pass. Timeout means the call's deadline is spent, and
+      // 4xx answers repeat themselves.
+      return e.http_status >= 500;
+  }
+}
+
+Clock::duration jittered(std::chrono::milliseconds base, int attempt) {
+  thread_local std::mt19937 rng{std::random_device{}()};
+  const auto nominal = base * (1 << std::min(attempt, 10));
+  std::uniform_real_distribution<double> factor(0.75, 1.25);
+  return std::chrono::duration_cast<Clock::duration>(nominal * factor(rng));
+}
+
+}  // namespace
+
+struct Client::Impl {
+  Impl(Config c, ClientOptions o)
+      : config(std::move(c)),
+        options(std::move(o)),
+        transport(config, TransportOptions{options.user_agent, options.max_idle_connections}),
+        limiter(options.qps, options.burst) {}
+
+  // One logical call, decoded.
+  Result<json> call(HttpRequest rq, bool idempotent) {
+    auto r = call_raw(rq, idempotent);
+    if (!r.ok()) return r.error();
+    return decode(rq, r->body);
+  }
+
+  // One logical call: rate limit, send, retry within the call's deadline. Returns only 2xx.
+  Result<HttpResponse> call_raw(HttpRequest& rq, bool idempotent) {
+    const auto started = Clock::now();
+    const auto deadline = started + options.request_timeout;
+    for (int attempt = 0;; ++attempt) {
+      limiter.acquire();
+      rq.deadline = deadline;
+      const auto t0 = Clock::now();
+      auto r = transport.send(rq);
+      observe_request_duration(rq.method, std::chrono::duration<double>(Clock::now() - t0).count());
+      record_request(rq.method, transport.host(), r.ok() ? r->status : 0);
+      if (r.ok() && r->status >= 200 && r->status < 300) return std::move(r).value();
+      ApiError err = r.ok() ? error_from_response(r->status, r->body, r->retry_after) : r.error();
+      if (!should_retry(err, idempotent) || attempt >= options.max_retries) {
+        log_failure(rq, err, attempt);
+        return err;
+      }
+      auto delay = err.retry_after
+                       ? Clock::duration(std::min(*err.retry_after, options.max_retry_after))
+                       : jittered(options.retry_base_delay, attempt);
+      if (Clock::now() + delay >= deadline) {
+        log_failure(rq, err, attempt);
+        return err;
+      }
+      spdlog::debug("kube client: retrying method={} target={} attempt={} delay_ms={} error={}",
+                    rq.method, rq.target, attempt + 1,
+                    std::chrono::duration_cast<std::chrono::milliseconds>(delay).count(),
+                    err.describe());
+      std::this_thread::sleep_for(delay);
+    }
+  }
+
+  static void log_failure(const HttpRequest& rq, const ApiError& err, int retries) {
+    // NotFound/AlreadyExists/Conflict are ordinary answers the caller handles; no noise for them.
+    if (err.kind == ErrorKind::NotFound || err.kind == ErrorKind::AlreadyExists ||
+        err.kind == ErrorKind::Conflict) {
+      return;
+    }
+    spdlog::debug("kube client: request failed method={} target={} retries={} error={}", rq.method,
+                  rq.target, retries, err.describe());
+  }
+
+  static Result<json> decode(const HttpRequest& rq, const std::string& body) {
+    if (body.empty()) return json();
+    json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded()) {
+      ApiError e;
+      e.kind = ErrorKind::Other;
+      e.message = std::string(rq.method) + " " + rq.target + ": response is not valid JSON";
+      return e;
+    }
+    return j;
+  }
+
+  HttpRequest make(std::string_view method, std::string target, std::string body = {},
+                   std::string_view type = {}) {
+    HttpRequest rq;
+    rq.method = method;
+    rq.target = std::move(target);
+    rq.body = std::move(body);
+    rq.content_type = type;
+    return rq;
+  }
+
+  Status watch(const Resource& r, std::string_view ns, const WatchOptions& o,
+               const std::function<void(WatchEvent&&)>& on_event, std::stop_token stop) {
+    std::string target =
+        r.path(ns) +
+        query_string({{"watch", "1"},
+                      {"allowWatchBookmarks", o.allow_bookmarks ? "true" : ""},
+                      {"resourceVersion", o.resource_version},
+                      {"timeoutSeconds",
+                       o.timeout_seconds > 0 ? std::to_string(o.timeout_seconds) : std::string()},
+                      {"labelSelector", o.label_selector},
+                      {"fieldSelector", o.field_selector}});
+    if (!limiter.acquire(stop)) return cancelled_error("watch " + target + ": cancelled");
+    HttpRequest rq = make("GET", std::move(target));
+    const auto now = Clock::now();
+    rq.deadline = now + options.request_timeout;  // for the response head only
+    const auto body_deadline =
+        o.timeout_seconds > 0 ? now + std::chrono::seconds(o.timeout_seconds) + options.watch_grace
+                              : Clock::time_point::max();
+    WatchDecoder decoder;
+    Status decode_status = ok_status();
+    bool got_body = false;  // a 2xx head arrived: later failures are not the request's status
+    Status st = transport.stream(
+        rq,
+        [&](std::string_view data) {
+          got_body = true;
+          decode_status = decoder.feed(data, on_event);
+          return decode_status.ok();
+        },
+        stop, body_deadline);
+    record_request("GET", transport.host(), st.ok() || got_body ? 200 : st.error().http_status);
+    if (!decode_status.ok()) return decode_status;
+    if (st.ok() && !decoder.at_boundary()) {
+      return transport_error("watch " + rq.target + ": stream ended inside an event (" +
+                             std::to_string(decoder.buffered_bytes()) + " bytes buffered)");
+    }
+    return st;
+  }
+
+  Config config;
+  ClientOptions options;
+  Transport transport;
+  RateLimiter limiter;
+};
+
+Client::Client(Config config, ClientOptions options)
+    : impl_(std::make_unique<Impl>(std::move(config), std::move(options))) {}
+
+Client::~Client() = default;
+
+const Config& Client::config() const {
+  return impl_->config;
+}
+
+Result<json> Client::get(const Resource& r, std::string_view ns, std::string_view name,
+                         std::string_view subresource) {
+  return impl_->call(impl_->make("GET", r.path(ns, name, subresource)), true);
+}
+
+namespace {
+
+std::string list_target(const Resource& r, std::string_view ns, const ListOptions& o) {
+  return r.path(ns) +
+         query_string({{"labelSelector", o.label_selector},
+                       {"fieldSelector", o.field_selector},
+                       {"limit", o.limit > 0 ? std::to_string(o.limit) : std::string()},
+                       {"continue", o.continue_token},
+                       {"resourceVersion", o.resource_version},
+                       {"resourceVersionMatch", o.resource_version_match}});
+}
+
+}  // namespace
+
+Result<json> Client::list(const Resource& r, std::string_view ns, const ListOptions& o) {
+  return impl_->call(impl_->make("GET", list_target(r, ns, o)), true);
+}
+
+Result<json> Client::list_each(const Resource& r, std::string_view ns, const ListOptions& o,
+                               const std::function<void(json&&)>& on_item) {
+  auto rq = impl_->make("GET", list_target(r, ns, o));
+  auto resp = impl_->call_raw(rq, true);
+  if (!resp.ok()) return resp.error();
+  // The parser reports each completed value; an object ending at depth 2 right after the
+  // top-level key "items" is one list item: hand it over and drop it from the tree.
+  bool in_items = false;
+  json list = json::parse(
+      resp->body,
+      [&](int depth, json::parse_event_t event, json& parsed) {
+        if (depth == 1 && event == json::parse_event_t::key) {
+          in_items = parsed.is_string() && parsed.get_ref<const std::string&>() == "items";
+        } else if (depth == 2 && in_items && event == json::parse_event_t::object_end) {
+          on_item(std::move(parsed));
+          return false;
+        }
+        return true;
+      },
+      /*allow_exceptions=*/false);
+  if (list.is_discarded() || !list.is_object()) {
+    ApiError e;
+    e.kind = ErrorKind::Other;
+    e.message = "GET " + rq.target + ": response is not a valid JSON list";
+    return e;
+  }
+  return list;
+}
+
+Result<json> Client::create(const Resource& r, std::string_view ns, const json& object) {
+  std::string object_ns;
+  if (ns.empty() && r.namespaced) {
+    object_ns = metadata_string(object, "namespace");
+    ns = object_ns;
+  }
+  return impl_->call(impl_->make("POST", r.path(ns), object.dump(), kJson), false);
+}
+
+Result<json> Client::update(const Resource& r, std::string_view ns, const json& object) {
+  const std::string name = metadata_string(object, "name");
+  if (name.empty()) return local_error("update " + r.qualified() + ": object has no metadata.name");
+  return impl_->call(impl_->make("PUT", r.path(ns, name), object.dump(), kJson), false);
+}
+
+Result<json> Client::update_status(const Resource& r, std::string_view ns, const json& object) {
+  const std::string name = metadata_string(object, "name");
+  if (name.empty()) {
+    return local_error("update_status " + r.qualified() + ": object has no metadata.name");
+  }
+  return impl_->call(impl_->make("PUT", r.path(ns, name, "status"), object.dump(), kJson), false);
+}
+
+Result<json> Client::patch(const Resource& r, std::string_view ns, std::string_view name,
+                           PatchType type, const std::string& body, const PatchOptions& o) {
+  if (type == PatchType::Apply && o.field_manager.empty()) {
+    return local_error("apply " + r.qualified() + "/" + std::string(name) +
+                       ": server-side apply needs a field manager");
+  }
+  std::string target = r.path(ns, name, o.subresource) +
+                       query_string({{"fieldManager", o.field_manager},
+                                     {"force", type == PatchType::Apply && o.force ? "true" : ""}});
+  return impl_->call(impl_->make("PATCH", std::move(target), body, content_type(type)), false);
+}
+
+Result<json> Client::remove(const Resource& r, std::string_view ns, std::string_view name,
+                            const DeleteOptions& o) {
+  std::string body;
+  if (o.propagation_policy || o.precondition_uid || o.precondition_resource_version ||
+      o.grace_period_seconds) {
+    json d = {{"kind", "DeleteOptions"}, {"apiVersion", "v1"}};
+    if (o.propagation_policy) d["propagationPolicy"] = *o.propagation_policy;
+    if (o.grace_period_seconds) d["gracePeriodSeconds"] = *o.grace_period_seconds;
+    if (o.precondition_uid) d["preconditions"]["uid"] = *o.precondition_uid;
+    if (o.precondition_resource_version) {
+      d["preconditions"]["resourceVersion"] = *o.precondition_resource_version;
+    }
+    body = d.dump();
+  }
+  auto rq = impl_->make("DELETE", r.path(ns, name), std::move(body));
+  if (!rq.body.empty()) rq.content_type = kJson;
+  return impl_->call(std::move(rq), false);
+}
+
+Status Client::watch(const Resource& r, std::string_view ns, const WatchOptions& options,
+                     const std::function<void(WatchEvent&&)>& on_event, std::stop_token stop) {
+  return impl_->watch(r, ns, options, on_event, stop);
+}
+
+}  // namespace vc::kube

@@ -1,0 +1,264 @@
+// Watch streams against the fake API server: events, errors, resets, chunking, cancellation.
+
+#include <gtest/gtest.h>
+
+#include <future>
+#include <thread>
+
+#include "common/kube/client.h"
+#include "common/testing/fake_apiserver.h"
+
+namespace vc::kube {
+namespace {
+
+using namespace std::chrono_literals;
+using vc::testing::FakeApiServer;
+using vc::testing::Reply;
+using vc::testing::Request;
+using vc::testing::Response;
+using vc::testing::ResponseStream;
+using vc::testing::StreamQueue;
+
+json pod(const std::string& name, const std::string& rv) {
+  return {{"kind", "Pod"}, {"metadata", {{"name", name}, {"resourceVersion", rv}}}};
+}
+
+// Collects events delivered on the watch thread; the test thread waits on them.
+class EventLog {
+ public:
+  void add(WatchEvent&& ev) {
+    std::lock_guard lock(mu_);
+    events_.push_back(std::move(ev));
+    cv_.notify_all();
+  }
+  bool wait_for(std::size_t n, std::chrono::milliseconds timeout) {
+    std::unique_lock lock(mu_);
+    return cv_.wait_for(lock, timeout, [&] { return events_.size() >= n; });
+  }
+  std::vector<WatchEvent> events() {
+    std::lock_guard lock(mu_);
+    return events_;
+  }
+  std::vector<std::string> names() {
+    std::vector<std::string> out;
+    for (auto& e : events()) out.push_back(e.object["metadata"].value("name", "?"));
+    return out;
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<WatchEvent> events_;
+};
+
+class WatchTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    server_.handle("GET", "/api/v1/namespaces/ns/pods", [this](const Request& r) -> Reply {
+      if (r.param("watch") != "1") return Response::error(400, "BadRequest", "not a watch");
+      return streams_.open();
+    });
+  }
+
+  // Stops every watch still running (e.g. after a failed assertion) before the fixture dies.
+  void TearDown() override {
+    stop_.request_stop();
+    watches_.clear();
+  }
+
+  // Starts a watch on another thread, stopped by stop_; its Status arrives through the future.
+  std::shared_future<Status> start(WatchOptions o = {}) {
+    auto f = std::async(std::launch::async, [this, o] {
+               return client_.watch(
+                   resources::pods, "ns", o, [this](WatchEvent&& ev) { log_.add(std::move(ev)); },
+                   stop_.get_token());
+             }).share();
+    watches_.push_back(f);
+    return f;
+  }
+
+  std::shared_ptr<ResponseStream> next_stream() {
+    auto s = streams_.next(5s);
+    EXPECT_TRUE(s) << "no watch request arrived; requests:\n" << server_.describe_requests();
+    return s;
+  }
+
+  static ClientOptions options() {
+    ClientOptions o;
+    o.qps = 0;
+    return o;
+  }
+
+  FakeApiServer server_;
+  StreamQueue streams_;
+  Client client_{server_.config(), options()};
+  EventLog log_;
+  std::stop_source stop_;
+  std::vector<std::shared_future<Status>> watches_;
+};
+
+TEST_F(WatchTest, SendsWatchParametersAndDeliversEveryEventTypeInOrder) {
+  WatchOptions o;
+  o.resource_version = "100";
+  o.timeout_seconds = 300;
+  o.label_selector = "app=a";
+  auto done = start(o);
+  auto s = next_stream();
+  ASSERT_TRUE(s);
+  s->write_event("ADDED", pod("a", "101"));
+  s->write_event("MODIFIED", pod("b", "102"));
+  s->write_event("DELETED", pod("c", "103"));
+  s->write_event("BOOKMARK", pod("", "104"));
+  s->close();
+  ASSERT_EQ(done.wait_for(5s), std::future_status::ready);
+  Status st = done.get();
+  EXPECT_TRUE(st.ok()) << st.error().describe();
+  auto events = log_.events();
+  ASSERT_EQ(events.size(), 4u);
+  EXPECT_EQ(events[0].type, WatchEvent::Type::Added);
+  EXPECT_EQ(events[1].type, WatchEvent::Type::Modified);
+  EXPECT_EQ(events[2].type, WatchEvent::Type::Deleted);
+  EXPECT_EQ(events[3].type, WatchEvent::Type::Bookmark);
+  EXPECT_EQ(events[3].object["metadata"]["resourceVersion"], "104");
+  auto req = server_.requests().at(0);
+  EXPECT_EQ(req.param("watch"), "1");
+  EXPECT_EQ(req.param("allowWatchBookmarks"), "true");
+  EXPECT_EQ(req.param("resourceVersion"), "100");
+  EXPECT_EQ(req.param("timeoutSeconds"), "300");
+  EXPECT_EQ(req.param("labelSelector"), "app=a");
+}
+
+TEST_F(WatchTest, GoneAtStartIsReturnedAsGone) {
+  server_.handle("GET", "/api/v1/namespaces/ns/pods", [](const Request&) {
+    return Response::error(410, "Expired", "too old resource version: 1 (500)");
+  });
+  WatchOptions o;
+  o.resource_version = "1";
+  Status st =
+      client_.watch(resources::pods, "ns", o, [&](WatchEvent&& ev) { log_.add(std::move(ev)); });
+  ASSERT_TRUE(st.is(ErrorKind::Gone)) << (st.ok() ? "ok" : st.error().describe());
+  EXPECT_EQ(st.error().http_status, 410);
+  EXPECT_TRUE(log_.events().empty());
+}
+
+TEST_F(WatchTest, ErrorEventMidStreamIsDelivered) {
+  auto done = start();
+  auto s = next_stream();
+  ASSERT_TRUE(s);
+  s->write_event("ADDED", pod("a", "1"));
+  s->write_event("ERROR", {{"kind", "Status"}, {"code", 410}, {"reason", "Expired"}});
+  s->close();
+  ASSERT_EQ(done.wait_for(5s), std::future_status::ready);
+  EXPECT_TRUE(done.get().ok());
+  auto events = log_.events();
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[1].type, WatchEvent::Type::Error);
+  EXPECT_EQ(events[1].object["code"], 410);
+}
+
+TEST_F(WatchTest, ConnectionResetMidStreamReturnsAnErrorAfterDeliveringEarlierEventsOnce) {
+  auto done = start();
+  auto s = next_stream();
+  ASSERT_TRUE(s);
+  s->write_event("ADDED", pod("a", "1"));
+  s->write_event("ADDED", pod("b", "2"));
+  s->write_chunk(R"({"type":"ADDED","object":{"metadata":{"na)");  // cut off by the reset
+  ASSERT_TRUE(log_.wait_for(2, 5s));
+  s->reset_connection();
+  ASSERT_EQ(done.wait_for(5s), std::future_status::ready);
+  Status st = done.get();
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().kind, ErrorKind::Transport) << st.error().describe();
+  EXPECT_EQ(log_.names(), (std::vector<std::string>{"a", "b"}));
+}
+
+TEST_F(WatchTest, StreamEndingInsideAnEventIsAnError) {
+  auto done = start();
+  auto s = next_stream();
+  ASSERT_TRUE(s);
+  s->write_event("ADDED", pod("a", "1"));
+  s->write_chunk(R"({"type":"ADDED")");
+  s->close();
+  ASSERT_EQ(done.wait_for(5s), std::future_status::ready);
+  Status st = done.get();
+  EXPECT_TRUE(st.is(ErrorKind::Transport));
+  EXPECT_EQ(log_.names(), (std::vector<std::string>{"a"}));
+}
+
+TEST_F(WatchTest, EventsSplitOneBytePerChunkAreReassembled) {
+  auto done = start();
+  auto s = next_stream();
+  ASSERT_TRUE(s);
+  std::string text;
+  for (int i = 0; i < 5; ++i) {
+    text += json{{"type", "ADDED"}, {"object", pod("p" + std::to_string(i), "1")}}.dump() + "\n";
+  }
+  for (char c : text) s->write_chunk(std::string(1, c));
+  s->close();
+  ASSERT_EQ(done.wait_for(10s), std::future_status::ready);
+  EXPECT_TRUE(done.get().ok());
+  EXPECT_EQ(log_.names(), (std::vector<std::string>{"p0", "p1", "p2", "p3", "p4"}));
+}
+
+TEST_F(WatchTest, SeveralEventsInOneChunkAndOneEventOverManyChunks) {
+  auto done = start();
+  auto s = next_stream();
+  ASSERT_TRUE(s);
+  std::string two = json{{"type", "ADDED"}, {"object", pod("a", "1")}}.dump() + "\n" +
+                    json{{"type", "ADDED"}, {"object", pod("b", "2")}}.dump() + "\n";
+  s->write_chunk(two);
+  json big = pod("c", "3");
+  big["data"] = std::string(200000, 'x');  // larger than the client's read buffer
+  const std::string text = json{{"type", "MODIFIED"}, {"object", big}}.dump() + "\n";
+  for (std::size_t pos = 0; pos < text.size(); pos += 7000) s->write_chunk(text.substr(pos, 7000));
+  s->close();
+  ASSERT_EQ(done.wait_for(10s), std::future_status::ready);
+  EXPECT_TRUE(done.get().ok());
+  ASSERT_EQ(log_.names(), (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_EQ(log_.events()[2].object["data"].get<std::string>().size(), 200000u);
+}
+
+TEST_F(WatchTest, StopTokenCancelsPromptlyAndClosesTheConnection) {
+  auto done = start();
+  auto s = next_stream();
+  ASSERT_TRUE(s);
+  s->write_event("ADDED", pod("a", "1"));
+  ASSERT_TRUE(log_.wait_for(1, 5s));
+  const auto t0 = std::chrono::steady_clock::now();
+  stop_.request_stop();
+  ASSERT_EQ(done.wait_for(2s), std::future_status::ready) << "watch did not return after stop";
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 1s);
+  Status st = done.get();
+  EXPECT_TRUE(st.is(ErrorKind::Cancelled)) << (st.ok() ? "ok" : st.error().describe());
+  EXPECT_TRUE(s->wait_client_gone(5s)) << "the server never saw the connection close";
+}
+
+TEST_F(WatchTest, StopBeforeTheResponseHeadArrivesCancelsToo) {
+  server_.handle("GET", "/api/v1/namespaces/ns/pods", [](const Request&) {
+    Response r;
+    r.stall = true;
+    return r;
+  });
+  auto done = start();
+  ASSERT_TRUE(server_.wait_for_requests(1, 5s));
+  stop_.request_stop();
+  ASSERT_EQ(done.wait_for(2s), std::future_status::ready);
+  EXPECT_TRUE(done.get().is(ErrorKind::Cancelled));
+}
+
+TEST_F(WatchTest, ConsecutiveWatchesReuseTheConnectionAfterACleanEnd) {
+  for (int round = 0; round < 3; ++round) {
+    auto done = start();
+    auto s = next_stream();
+    ASSERT_TRUE(s);
+    s->write_event("ADDED", pod("p" + std::to_string(round), "1"));
+    s->close();
+    ASSERT_EQ(done.wait_for(5s), std::future_status::ready);
+    ASSERT_TRUE(done.get().ok());
+  }
+  EXPECT_EQ(server_.connections_accepted(), 1);
+  EXPECT_EQ(log_.names(), (std::vector<std::string>{"p0", "p1", "p2"}));
+}
+
+}  // namespace
+}  // namespace vc::kube

@@ -1,0 +1,73 @@
+#include "common/kube/events/event_cache.h"
+
+#include <stdexcept>
+
+#include "common/kube/events/event_json.h"
+
+namespace vc::kube::events {
+namespace {
+
+// Length-prefixed so that no field's content can make two different events collide.
+void add(std::string& key, const std::string& field) {
+  key += std::to_string(field.size());
+  key += ':';
+  key += field;
+}
+
+}  // namespace
+
+std::string aggregation_key(const Event& e) {
+  std::string key;
+  add(key, e.object.kind);
+  add(key, e.object.namespace_);
+  add(key, e.object.name);
+  add(key, e.object.uid);
+  add(key, e.object.api_version);
+  add(key, e.object.field_path);
+  add(key, to_string(e.type));
+  add(key, e.reason);
+  add(key, e.message);
+  return key;
+}
+
+EventCache::EventCache(std::size_t capacity, std::chrono::seconds window)
+    : capacity_(capacity), window_(window) {
+  if (capacity_ == 0) throw std::invalid_argument("event cache capacity must be positive");
+}
+
+Plan EventCache::plan(const Event& e) const {
+  const auto it = index_.find(aggregation_key(e));
+  if (it != index_.end()) {
+    const Entry& prev = *it->second;
+    if (e.time - prev.last_timestamp < window_) {
+      return Plan{Plan::Verb::Patch, prev.name, prev.namespace_, prev.count + 1,
+                  prev.first_timestamp};
+    }
+  }
+  return Plan{Plan::Verb::Create, event_name(e.object.name, e.time), event_namespace(e.object), 1,
+              e.time};
+}
+
+void EventCache::remember(const Event& e, const Plan& sent) {
+  std::string key = aggregation_key(e);
+  const auto it = index_.find(key);
+  if (it != index_.end()) {
+    lru_.erase(it->second);
+    index_.erase(it);
+  }
+  lru_.push_front(Entry{key, sent.name, sent.namespace_, sent.count, sent.first_timestamp, e.time});
+  index_.emplace(std::move(key), lru_.begin());
+  while (lru_.size() > capacity_) {
+    index_.erase(lru_.back().key);
+    lru_.pop_back();
+  }
+}
+
+void EventCache::forget(const Event& e) {
+  const auto it = index_.find(aggregation_key(e));
+  if (it == index_.end()) return;
+  lru_.erase(it->second);
+  index_.erase(it);
+}
+
+}  // namespace vc::kube::events

@@ -1,0 +1,463 @@
+// HTTP/1.1 over Boost.Beast with OpenSSL, one io_context per pooled connection.
+//
+// Each connection owns its io_context and stream. The calling thread drives one asynchronous
+// operation at a time with io_context::run(), so deadlines are tcp_stream expiries and there is
+// no background I/O thread. A stop request from another thread posts a close to the connection's
+// io_context (post is thread-safe), which aborts whatever operation is pending.
+
+#include "common/kube/transport.h"
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <openssl/ssl.h>
+#include <poll.h>
+
+#include <atomic>
+#include <mutex>
+#include <optional>
+#include <variant>
+#include <vector>
+
+#include <spdlog/spdlog.h>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+
+#include "common/kube/errors.h"
+#include "common/kube/server_url.h"
+
+namespace vc::kube {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace ssl = asio::ssl;
+using tcp = asio::ip::tcp;
+using Clock = std::chrono::steady_clock;
+
+constexpr std::size_t kStreamBufferSize = 64 * 1024;
+constexpr std::uint32_t kHeaderLimit = 256 * 1024;
+
+// One pooled connection: its own io_context and stream. Only the thread that borrowed it from
+// the pool uses it; cancel_async() may be called from any thread.
+struct Connection {
+  Connection(ssl::context& ctx, bool use_tls) : stream(ioc, ctx), tls(use_tls) {}
+
+  // Runs `initiate(handler)` and drives the io_context until nothing is pending.
+  template <class Initiate>
+  beast::error_code run(Initiate&& initiate) {
+    beast::error_code out;
+    initiate([&out](beast::error_code ec, auto&&...) { out = ec; });
+    ioc.restart();
+    ioc.run();
+    return out;
+  }
+
+  // Applies f to the stream the HTTP layer talks to: TLS or the bare TCP stream.
+  template <class F>
+  beast::error_code with_stream(F&& f) {
+    if (tls) return f(stream);
+    return f(stream.next_layer());
+  }
+
+  beast::tcp_stream& tcp() { return stream.next_layer(); }
+
+  void set_deadline(Clock::time_point deadline) {
+    if (deadline == Clock::time_point::max()) {
+      tcp().expires_never();
+    } else {
+      tcp().expires_at(deadline);
+    }
+  }
+
+  // Thread-safe: aborts the pending operation from another thread.
+  void cancel_async() {
+    asio::post(ioc, [this] {
+      beast::error_code ec;
+      tcp().socket().shutdown(tcp::socket::shutdown_both, ec);
+      tcp().close();
+    });
+  }
+
+  // An idle HTTP/1.1 connection has nothing to read; readable means the server closed it (EOF or
+  // a TLS close_notify) or sent garbage. Either way it must not be reused.
+  bool looks_alive() {
+    if (!tcp().socket().is_open() || buffer.size() != 0) return false;
+    if (tls && SSL_pending(stream.native_handle()) > 0) return false;
+    pollfd pfd{tcp().socket().native_handle(), POLLIN, 0};
+    return ::poll(&pfd, 1, 0) == 0;
+  }
+
+  asio::io_context ioc{1};
+  ssl::stream<beast::tcp_stream> stream;
+  beast::flat_buffer buffer;
+  const bool tls;
+  Clock::time_point idle_since{};
+  bool connected = false;
+};
+
+void set_keepalive(tcp::socket& socket) {
+  // Watches sit idle for minutes; keep-alive probes find a server that vanished without a FIN.
+  beast::error_code ec;
+  socket.set_option(tcp::no_delay(true), ec);
+  socket.set_option(asio::socket_base::keep_alive(true), ec);
+  const int fd = socket.native_handle();
+  int idle = 30, interval = 10, count = 3;
+  ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
+  ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &interval, sizeof interval);
+  ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &count, sizeof count);
+}
+
+// What went wrong in one exchange, and whether the request may be sent again on a fresh
+// connection (the reused connection was dead before the server could have read anything).
+struct Failure {
+  ApiError error;
+  bool stale_connection = false;
+};
+
+}  // namespace
+
+struct Transport::Impl {
+  Impl(const Config& config, TransportOptions opts)
+      : endpoint(parse_server_url(config.server)),
+        ctx(ssl::context::tls_client),
+        token(config.token),
+        options(std::move(opts)) {
+    verify_name = config.tls_server_name.empty() ? endpoint.host : config.tls_server_name;
+    verify_peer = !config.insecure_skip_tls_verify;
+    url_prefix = std::string(endpoint.tls ? "https://" : "http://") + endpoint.host_header;
+    if (endpoint.tls) setup_tls(config);
+  }
+
+  void setup_tls(const Config& config) {
+    SSL_CTX_set_min_proto_version(ctx.native_handle(), TLS1_2_VERSION);
+    try {
+      if (!config.ca_pem.empty()) {
+        ctx.add_certificate_authority(asio::buffer(config.ca_pem));
+      } else {
+        ctx.set_default_verify_paths();
+      }
+    } catch (const boost::system::system_error& e) {
+      throw ConfigError("certificate-authority: not a usable PEM certificate: " +
+                        std::string(e.what()));
+    }
+    if (config.client_cert_pem.empty() != config.client_key_pem.empty()) {
+      throw ConfigError(
+          "client-certificate and client-key: both are needed for client certificate auth");
+    }
+    if (!config.client_cert_pem.empty()) {
+      try {
+        ctx.use_certificate_chain(asio::buffer(config.client_cert_pem));
+      } catch (const boost::system::system_error& e) {
+        throw ConfigError("client-certificate: not a usable PEM certificate: " +
+                          std::string(e.what()));
+      }
+      try {
+        ctx.use_private_key(asio::buffer(config.client_key_pem), ssl::context::pem);
+      } catch (const boost::system::system_error& e) {
+        throw ConfigError("client-key: not a usable PEM private key: " + std::string(e.what()));
+      }
+      if (SSL_CTX_check_private_key(ctx.native_handle()) != 1) {
+        throw ConfigError("client-key: does not match client-certificate");
+      }
+    }
+    ctx.set_verify_mode(verify_peer ? ssl::verify_peer : ssl::verify_none);
+  }
+
+  // Takes an idle connection (most recently used first) or makes an unconnected one.
+  std::unique_ptr<Connection> acquire(bool& reused) {
+    std::vector<std::unique_ptr<Connection>> stale;  // destroyed outside the lock
+    std::unique_ptr<Connection> conn;
+    {
+      std::lock_guard lock(mu);
+      const auto oldest = Clock::now() - options.idle_timeout;
+      while (!idle.empty()) {
+        auto c = std::move(idle.back());
+        idle.pop_back();
+        if (c->idle_since >= oldest && c->looks_alive()) {
+          conn = std::move(c);
+          break;
+        }
+        stale.push_back(std::move(c));
+      }
+    }
+    reused = conn != nullptr;
+    if (!conn) conn = std::make_unique<Connection>(ctx, endpoint.tls);
+    return conn;
+  }
+
+  void release(std::unique_ptr<Connection> conn) {
+    conn->idle_since = Clock::now();
+    std::unique_ptr<Connection> evicted;
+    std::lock_guard lock(mu);
+    if (static_cast<int>(idle.size()) >= options.max_idle_connections) {
+      if (idle.empty()) return;  // max_idle_connections <= 0: no pooling
+      evicted = std::move(idle.front());
+      idle.erase(idle.begin());
+    }
+    idle.push_back(std::move(conn));
+  }
+
+  ApiError failure(const HttpRequest& rq, const char* step, beast::error_code ec,
+                   const std::stop_token& stop) const {
+    std::string msg = std::string(rq.method) + " " + url_prefix + endpoint.base_path + rq.target +
+                      ": " + step + ": " + ec.message();
+    if (stop.stop_requested()) return cancelled_error(std::move(msg));
+    if (ec == beast::error::timeout) return timeout_error(std::move(msg));
+    return transport_error(std::move(msg));
+  }
+
+  std::optional<ApiError> connect(Connection& c, const HttpRequest& rq,
+                                  const std::stop_token& stop) {
+    beast::error_code ec;
+    tcp::resolver resolver(c.ioc);
+    // Synchronous resolution: an async resolve would start a resolver thread per io_context.
+    auto results =
+        resolver.resolve(endpoint.host, endpoint.port, tcp::resolver::numeric_service, ec);
+    if (ec) return failure(rq, "resolve", ec, stop);
+    c.set_deadline(rq.deadline);
+    ec = c.run([&](auto handler) { c.tcp().async_connect(results, std::move(handler)); });
+    if (ec) return failure(rq, "connect", ec, stop);
+    opened.fetch_add(1, std::memory_order_relaxed);
+    set_keepalive(c.tcp().socket());
+    if (c.tls) {
+      SSL* ssl = c.stream.native_handle();
+      // SNI carries DNS names only (RFC 6066).
+      if (!is_ip_literal(verify_name)) SSL_set_tlsext_host_name(ssl, verify_name.c_str());
+      if (verify_peer) c.stream.set_verify_callback(ssl::host_name_verification(verify_name));
+      ec = c.run([&](auto handler) {
+        c.stream.async_handshake(ssl::stream_base::client, std::move(handler));
+      });
+      if (ec) return failure(rq, "TLS handshake", ec, stop);
+    }
+    c.connected = true;
+    return std::nullopt;
+  }
+
+  http::request<http::span_body<const char>> build(const HttpRequest& rq) const {
+    http::request<http::span_body<const char>> req;
+    const auto verb = http::string_to_verb(rq.method);
+    if (verb == http::verb::unknown) {
+      req.method_string(rq.method);
+    } else {
+      req.method(verb);
+    }
+    req.target(endpoint.base_path.empty() ? rq.target : endpoint.base_path + rq.target);
+    req.version(11);
+    req.set(http::field::host, endpoint.host_header);
+    req.set(http::field::user_agent, options.user_agent);
+    req.set(http::field::accept, rq.accept);
+    if (token) {
+      const std::string t = token->token();
+      if (!t.empty()) req.set(http::field::authorization, "Bearer " + t);
+    }
+    if (!rq.content_type.empty()) req.set(http::field::content_type, rq.content_type);
+    req.body() = {rq.body.data(), rq.body.size()};
+    if (!rq.body.empty() || !rq.content_type.empty()) req.prepare_payload();
+    return req;
+  }
+
+  // Writes the request on a connected connection. Returns the failure, if any.
+  std::optional<Failure> write(Connection& c, const HttpRequest& rq, bool reused,
+                               const std::stop_token& stop) {
+    auto req = build(rq);
+    c.set_deadline(rq.deadline);
+    auto ec = c.with_stream([&](auto& s) {
+      return c.run([&](auto handler) { http::async_write(s, req, std::move(handler)); });
+    });
+    if (!ec) return std::nullopt;
+    return Failure{failure(rq, "write", ec, stop),
+                   reused && !stop.stop_requested() && ec != beast::error::timeout};
+  }
+
+  // Opens (when needed) and writes; on failure returns it.
+  std::optional<Failure> start(Connection& c, const HttpRequest& rq, bool reused,
+                               const std::stop_token& stop) {
+    if (!c.connected) {
+      if (auto e = connect(c, rq, stop)) return Failure{std::move(*e), false};
+    }
+    return write(c, rq, reused, stop);
+  }
+
+  std::variant<HttpResponse, Failure> exchange(Connection& c, const HttpRequest& rq, bool reused,
+                                               const std::stop_token& stop, bool& keep_alive) {
+    keep_alive = false;
+    if (auto f = start(c, rq, reused, stop)) return std::move(*f);
+    http::response_parser<http::string_body> parser;
+    parser.body_limit(boost::none);  // a 10k-pod list is far beyond any fixed cap
+    parser.header_limit(kHeaderLimit);
+    auto ec = c.with_stream([&](auto& s) {
+      return c.run(
+          [&](auto handler) { http::async_read(s, c.buffer, parser, std::move(handler)); });
+    });
+    if (ec) {
+      // Nothing at all came back on a reused connection: the server had closed it.
+      const bool stale =
+          reused && !parser.got_some() && !stop.stop_requested() && ec != beast::error::timeout;
+      return Failure{failure(rq, "read", ec, stop), stale};
+    }
+    auto& msg = parser.get();
+    HttpResponse out;
+    out.status = static_cast<int>(msg.result_int());
+    if (auto it = msg.find(http::field::content_type); it != msg.end()) {
+      out.content_type = std::string(it->value());
+    }
+    if (auto it = msg.find(http::field::retry_after); it != msg.end()) {
+      out.retry_after = std::string(it->value());
+    }
+    keep_alive = msg.keep_alive();
+    out.body = std::move(msg.body());
+    return out;
+  }
+
+  Result<HttpResponse> send(const HttpRequest& rq, const std::stop_token& stop) {
+    // A GET that found its pooled connection dead is sent once more on a fresh one.
+    for (int attempt = 0;; ++attempt) {
+      if (stop.stop_requested()) return cancelled_error(std::string(rq.method) + " cancelled");
+      bool reused = false;
+      auto conn = acquire(reused);
+      bool keep_alive = false;
+      std::variant<HttpResponse, Failure> outcome;
+      {
+        std::stop_callback on_stop(stop, [&c = *conn] { c.cancel_async(); });
+        outcome = exchange(*conn, rq, reused, stop, keep_alive);
+      }
+      if (auto* resp = std::get_if<HttpResponse>(&outcome)) {
+        // A posted close may still be queued when stop was requested: never pool that connection.
+        if (keep_alive && !stop.stop_requested()) release(std::move(conn));
+        return std::move(*resp);
+      }
+      auto& f = std::get<Failure>(outcome);
+      if (f.stale_connection && rq.method == "GET" && attempt == 0) {
+        spdlog::debug(
+            "kube transport: reused connection was closed by the server, retrying "
+            "host={} target={}",
+            endpoint.host_header, rq.target);
+        continue;
+      }
+      return std::move(f.error);
+    }
+  }
+
+  Status read_stream(Connection& c, const HttpRequest& rq,
+                     const std::function<bool(std::string_view)>& on_data,
+                     const std::stop_token& stop, Clock::time_point body_deadline, bool reused,
+                     bool& keep_alive, bool& stale) {
+    http::response_parser<http::buffer_body> parser;
+    parser.body_limit(boost::none);
+    parser.header_limit(kHeaderLimit);
+    auto ec = c.with_stream([&](auto& s) {
+      return c.run(
+          [&](auto handler) { http::async_read_header(s, c.buffer, parser, std::move(handler)); });
+    });
+    if (ec) {
+      stale = reused && !parser.got_some() && !stop.stop_requested() && ec != beast::error::timeout;
+      return failure(rq, "read header", ec, stop);
+    }
+    const int status = static_cast<int>(parser.get().result_int());
+    if (status < 200 || status >= 300) {
+      // An error status carries a Status body: read it whole to decode it.
+      http::response_parser<http::string_body> whole(std::move(parser));
+      ec = c.with_stream([&](auto& s) {
+        return c.run(
+            [&](auto handler) { http::async_read(s, c.buffer, whole, std::move(handler)); });
+      });
+      if (ec) return failure(rq, "read error body", ec, stop);
+      keep_alive = whole.get().keep_alive();
+      std::string retry_after;
+      if (auto it = whole.get().find(http::field::retry_after); it != whole.get().end()) {
+        retry_after = std::string(it->value());
+      }
+      return error_from_response(status, whole.get().body(), retry_after);
+    }
+    std::vector<char> buf(kStreamBufferSize);
+    c.set_deadline(body_deadline);
+    while (!parser.is_done()) {
+      if (stop.stop_requested())
+        return cancelled_error(std::string(rq.method) + " " + rq.target + ": stream cancelled");
+      parser.get().body().data = buf.data();
+      parser.get().body().size = buf.size();
+      ec = c.with_stream([&](auto& s) {
+        return c.run(
+            [&](auto handler) { http::async_read_some(s, c.buffer, parser, std::move(handler)); });
+      });
+      if (ec == http::error::need_buffer) ec = {};  // our buffer is full: hand it over
+      const std::size_t n = buf.size() - parser.get().body().size;
+      if (n > 0 && !on_data(std::string_view(buf.data(), n))) {
+        return cancelled_error(std::string(rq.method) + " " + rq.target +
+                               ": stream abandoned by its reader");
+      }
+      if (ec) return failure(rq, "read body", ec, stop);
+    }
+    keep_alive = parser.get().keep_alive();
+    return ok_status();
+  }
+
+  Status stream(const HttpRequest& rq, const std::function<bool(std::string_view)>& on_data,
+                const std::stop_token& stop, Clock::time_point body_deadline) {
+    // Like send(): a watch that found its pooled connection dead starts once more on a fresh one.
+    for (int attempt = 0;; ++attempt) {
+      if (stop.stop_requested()) return cancelled_error(std::string(rq.method) + " cancelled");
+      bool reused = false;
+      auto conn = acquire(reused);
+      bool keep_alive = false;
+      bool stale = false;
+      Status result = ok_status();
+      {
+        std::stop_callback on_stop(stop, [&c = *conn] { c.cancel_async(); });
+        if (auto f = start(*conn, rq, reused, stop)) {
+          result = std::move(f->error);
+          stale = f->stale_connection;
+        } else {
+          result = read_stream(*conn, rq, on_data, stop, body_deadline, reused, keep_alive, stale);
+        }
+      }
+      if (stale && attempt == 0) continue;
+      if (keep_alive && !stop.stop_requested()) release(std::move(conn));
+      return result;
+    }
+  }
+
+  const ServerUrl endpoint;
+  ssl::context ctx;  // configured once in the constructor, then only read
+  std::shared_ptr<TokenSource> token;
+  const TransportOptions options;
+  std::string verify_name;
+  bool verify_peer = true;
+  std::string url_prefix;
+  std::atomic<std::uint64_t> opened{0};
+
+  std::mutex mu;
+  std::vector<std::unique_ptr<Connection>> idle;  // guarded by mu; most recent at the back
+};
+
+Transport::Transport(const Config& config, TransportOptions options)
+    : impl_(std::make_unique<Impl>(config, std::move(options))) {}
+
+Transport::~Transport() = default;
+
+Result<HttpResponse> Transport::send(const HttpRequest& request, std::stop_token stop) {
+  return impl_->send(request, stop);
+}
+
+Status Transport::stream(const HttpRequest& request,
+                         const std::function<bool(std::string_view)>& on_data, std::stop_token stop,
+                         std::chrono::steady_clock::time_point body_deadline) {
+  return impl_->stream(request, on_data, stop, body_deadline);
+}
+
+const std::string& Transport::host() const {
+  return impl_->endpoint.host_header;
+}
+
+std::uint64_t Transport::connections_opened() const {
+  return impl_->opened.load(std::memory_order_relaxed);
+}
+
+}  // namespace vc::kube

@@ -1,0 +1,100 @@
+#include "common/kube/watch_decoder.h"
+
+#include "common/kube/errors.h"
+
+namespace vc::kube {
+namespace {
+
+std::string excerpt(std::string_view s) {
+  constexpr std::size_t kMax = 120;
+  return s.size() <= kMax ? std::string(s) : std::string(s.substr(0, kMax)) + "...";
+}
+
+}  // namespace
+
+Result<WatchEvent> decode_watch_event(std::string_view frame) {
+  json j = json::parse(frame, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) {
+    return transport_error("watch: invalid JSON event: " + excerpt(frame));
+  }
+  auto type = j.find("type");
+  auto object = j.find("object");
+  if (type == j.end() || !type->is_string() || object == j.end()) {
+    return transport_error("watch: event without type or object: " + excerpt(frame));
+  }
+  const auto& t = type->get_ref<const std::string&>();
+  WatchEvent ev;
+  if (t == "ADDED") {
+    ev.type = WatchEvent::Type::Added;
+  } else if (t == "MODIFIED") {
+    ev.type = WatchEvent::Type::Modified;
+  } else if (t == "DELETED") {
+    ev.type = WatchEvent::Type::Deleted;
+  } else if (t == "BOOKMARK") {
+    ev.type = WatchEvent::Type::Bookmark;
+  } else if (t == "ERROR") {
+    ev.type = WatchEvent::Type::Error;
+  } else {
+    return transport_error("watch: unknown event type \"" + t + "\"");
+  }
+  ev.object = std::move(*object);
+  return ev;
+}
+
+Status WatchDecoder::emit(std::string_view frame,
+                          const std::function<void(WatchEvent&&)>& on_event) {
+  auto ev = decode_watch_event(frame);
+  if (!ev) return ev.error();
+  on_event(std::move(ev).value());
+  return ok_status();
+}
+
+Status WatchDecoder::feed(std::string_view data,
+                          const std::function<void(WatchEvent&&)>& on_event) {
+  // Start of the event in progress within data; npos when it began in an earlier chunk.
+  std::size_t start = depth_ > 0 ? std::string_view::npos : 0;
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    const char c = data[i];
+    if (depth_ == 0) {
+      if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+      if (c != '{') {
+        return transport_error("watch: unexpected data between events: " + excerpt(data.substr(i)));
+      }
+      start = i;
+      depth_ = 1;
+      continue;
+    }
+    if (in_string_) {
+      if (escape_) {
+        escape_ = false;
+      } else if (c == '\\') {
+        escape_ = true;
+      } else if (c == '"') {
+        in_string_ = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string_ = true;
+    } else if (c == '{' || c == '[') {
+      ++depth_;
+    } else if (c == '}' || c == ']') {
+      if (--depth_ > 0) continue;
+      Status st = ok_status();
+      if (start == std::string_view::npos) {
+        // The event began in an earlier chunk: complete the buffered copy.
+        pending_.append(data.substr(0, i + 1));
+        st = emit(pending_, on_event);
+        pending_.clear();
+      } else {
+        st = emit(data.substr(start, i + 1 - start), on_event);  // no copy
+      }
+      if (!st) return st;
+      start = std::string_view::npos;
+    }
+  }
+  if (depth_ > 0) pending_.append(start == std::string_view::npos ? data : data.substr(start));
+  return ok_status();
+}
+
+}  // namespace vc::kube

@@ -1,0 +1,40 @@
+#pragma once
+// WatchDecoder: splits a watch response body into events. The API server writes one JSON object
+// per event (newline-terminated), but chunk boundaries fall anywhere: an event may span many
+// chunks and a chunk may hold many events. Framing follows JSON structure (braces outside
+// strings), so it needs no newlines and never parses a partial event.
+//
+// Thread-safety: one instance per stream, used by one thread.
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "common/kube/client.h"
+#include "common/kube/result.h"
+
+namespace vc::kube {
+
+class WatchDecoder {
+ public:
+  // Feeds the next bytes and calls on_event for each complete event in order. Returns an error
+  // (and stops) on bytes that are not a JSON object or an event that cannot be decoded.
+  Status feed(std::string_view data, const std::function<void(WatchEvent&&)>& on_event);
+  // True when no partial event is buffered (a clean place for the stream to end).
+  bool at_boundary() const { return depth_ == 0 && pending_.empty(); }
+  std::size_t buffered_bytes() const { return pending_.size(); }
+
+ private:
+  Status emit(std::string_view frame, const std::function<void(WatchEvent&&)>& on_event);
+
+  std::string pending_;  // bytes of the event in progress that arrived in earlier chunks
+  int depth_ = 0;        // nesting depth of the event in progress; 0 between events
+  bool in_string_ = false;
+  bool escape_ = false;
+};
+
+// Decodes one event object {"type": "...", "object": {...}}.
+Result<WatchEvent> decode_watch_event(std::string_view frame);
+
+}  // namespace vc::kube

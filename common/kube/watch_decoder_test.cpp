@@ -1,0 +1,110 @@
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "common/kube/watch_decoder.h"
+
+namespace vc::kube {
+namespace {
+
+std::string event_text(const std::string& type, const std::string& name) {
+  return json{{"type", type},
+              {"object",
+               {{"metadata", {{"name", name}, {"annotations", {{"tricky", "a}b{\"c\\\"[]"}}}}},
+                {"spec", {{"list", {1, 2, {{"x", "}"}}}}}}}}}
+             .dump() +
+         "\n";
+}
+
+std::vector<std::string> feed_in_pieces(const std::string& stream,
+                                        const std::vector<std::size_t>& cuts, Status* status) {
+  WatchDecoder decoder;
+  std::vector<std::string> names;
+  auto on_event = [&](WatchEvent&& ev) {
+    names.push_back(ev.object["metadata"]["name"].get<std::string>());
+  };
+  std::size_t pos = 0;
+  for (std::size_t cut : cuts) {
+    *status = decoder.feed(std::string_view(stream).substr(pos, cut - pos), on_event);
+    if (!status->ok()) return names;
+    pos = cut;
+  }
+  *status = decoder.feed(std::string_view(stream).substr(pos), on_event);
+  EXPECT_TRUE(decoder.at_boundary());
+  return names;
+}
+
+TEST(WatchDecoder, SeveralEventsInOneChunk) {
+  const std::string stream =
+      event_text("ADDED", "a") + event_text("MODIFIED", "b") + event_text("DELETED", "c");
+  Status st = ok_status();
+  EXPECT_EQ(feed_in_pieces(stream, {}, &st), (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_TRUE(st.ok());
+}
+
+TEST(WatchDecoder, OneBytePerChunk) {
+  const std::string stream = event_text("ADDED", "a") + event_text("BOOKMARK", "b");
+  std::vector<std::size_t> cuts;
+  for (std::size_t i = 1; i < stream.size(); ++i) cuts.push_back(i);
+  Status st = ok_status();
+  EXPECT_EQ(feed_in_pieces(stream, cuts, &st), (std::vector<std::string>{"a", "b"}));
+  EXPECT_TRUE(st.ok());
+}
+
+TEST(WatchDecoder, RandomChunkBoundariesDeliverEveryEventOnceInOrder) {
+  std::string stream;
+  std::vector<std::string> expected;
+  for (int i = 0; i < 50; ++i) {
+    expected.push_back("pod-" + std::to_string(i));
+    stream += event_text(i % 2 ? "MODIFIED" : "ADDED", expected.back());
+  }
+  std::mt19937 rng(42);
+  for (int round = 0; round < 50; ++round) {
+    std::vector<std::size_t> cuts;
+    std::size_t pos = 0;
+    while (true) {
+      pos += 1 + rng() % 97;
+      if (pos >= stream.size()) break;
+      cuts.push_back(pos);
+    }
+    Status st = ok_status();
+    ASSERT_EQ(feed_in_pieces(stream, cuts, &st), expected) << "round " << round;
+    ASSERT_TRUE(st.ok());
+  }
+}
+
+TEST(WatchDecoder, EventsWithoutNewlinesAreSplitByStructure) {
+  std::string stream = json{{"type", "ADDED"}, {"object", {{"metadata", {{"name", "a"}}}}}}.dump() +
+                       json{{"type", "ADDED"}, {"object", {{"metadata", {{"name", "b"}}}}}}.dump();
+  Status st = ok_status();
+  EXPECT_EQ(feed_in_pieces(stream, {7, 30}, &st), (std::vector<std::string>{"a", "b"}));
+}
+
+TEST(WatchDecoder, ErrorEventIsDecoded) {
+  auto ev = decode_watch_event(
+      R"({"type":"ERROR","object":{"kind":"Status","code":410,"reason":"Expired"}})");
+  ASSERT_TRUE(ev.ok());
+  EXPECT_EQ(ev->type, WatchEvent::Type::Error);
+  EXPECT_EQ(ev->object["code"], 410);
+}
+
+TEST(WatchDecoder, GarbageIsAnError) {
+  WatchDecoder decoder;
+  int events = 0;
+  auto st = decoder.feed("<html>oops</html>", [&](WatchEvent&&) { ++events; });
+  EXPECT_TRUE(st.is(ErrorKind::Transport));
+  EXPECT_EQ(events, 0);
+  EXPECT_TRUE(decode_watch_event(R"({"type":"WHAT","object":{}})").is(ErrorKind::Transport));
+  EXPECT_TRUE(decode_watch_event(R"({"object":{}})").is(ErrorKind::Transport));
+}
+
+TEST(WatchDecoder, PartialEventIsNotABoundary) {
+  WatchDecoder decoder;
+  int events = 0;
+  ASSERT_TRUE(decoder.feed(R"({"type":"ADDED","obj)", [&](WatchEvent&&) { ++events; }).ok());
+  EXPECT_FALSE(decoder.at_boundary());
+  EXPECT_EQ(events, 0);
+}
+
+}  // namespace
+}  // namespace vc::kube

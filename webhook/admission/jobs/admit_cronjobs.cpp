@@ -1,0 +1,96 @@
+#include <algorithm>
+#include <cctype>
+
+#include "common/api/label_validation.h"
+#include "webhook/admission/field_error.h"
+#include "webhook/admission/jobs/admit.h"
+#include "webhook/admission/jobs/cron_schedule.h"
+#include "webhook/admission/jobs/k8s_names.h"
+#include "webhook/admission/jobs/schema.h"
+#include "webhook/admission/jobs/semantic.h"
+#include "webhook/admission/jobs/time_zone.h"
+
+namespace vc::webhook::jobs {
+namespace {
+
+// One "/"-separated part of a zone name as Kubernetes' CronJob validation accepts it.
+bool zone_part_ok(std::string_view part) {
+  if (part == "." || part == ".." || (!part.empty() && part[0] == '-')) return false;
+  if (part.empty() || part.size() > 14) return false;
+  return std::all_of(part.begin(), part.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_' ||
+           c == '+';
+  });
+}
+
+bool equal_fold(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+std::string time_zone_problems(const std::string& zone) {
+  if (zone.empty()) return " timeZone must be nil or non-empty string, got empty string";
+  std::string msg;
+  std::string_view rest = zone;
+  while (true) {
+    const auto slash = rest.find('/');
+    if (!zone_part_ok(rest.substr(0, slash))) msg += " unknown timeZone";
+    if (slash == std::string_view::npos) break;
+    rest.remove_prefix(slash + 1);
+  }
+  if (equal_fold(zone, "Local")) {
+    msg += " timeZone can't be Local, and must be defined in https://www.iana.org/time-zones";
+  } else if (!load_location_ok(zone)) {
+    msg += " invalid timeZone";
+  }
+  return msg;
+}
+
+}  // namespace
+
+std::string cron_job_problems(const json& cron_job) {
+  std::string msg;
+  const json& spec = child_at(cron_job, "spec");
+  const std::string schedule = str_at(spec, "schedule");
+  if (schedule.empty()) {
+    msg += " schedule is required, but got empty";
+  } else if (schedule.find("TZ") != std::string::npos) {
+    msg +=
+        " schedule should not contain TZ or CRON_TZ, TZ should only be set in the timeZone field";
+  } else if (cron_schedule_error(schedule)) {
+    msg += "schedule is not a valid cron expression";
+  }
+  const json& zone = child_at(spec, "timeZone");
+  if (zone.is_string()) msg += time_zone_problems(zone.get<std::string>());
+
+  const std::string name = str_at(child_at(cron_job, "metadata"), "name");
+  if (name.size() > 52) {
+    msg +=
+        "cronJob name must be no more than 52 characters to accommodate job name suffix (max "
+        "63 total)";
+  } else if (auto errs = api::is_qualified_name(name); !errs.empty()) {
+    std::string joined;
+    for (const auto& e : errs) joined += (joined.empty() ? "" : "; ") + e;
+    msg += "invalid cronJob name " + go_quote(name) + ": " + joined;
+  }
+  return msg;
+}
+
+AdmissionResponse admit_cronjobs_validate(const AdmissionRequest& request, const ClusterView&,
+                                          const AdmissionOptions&) {
+  if (auto err = check_resource(request, kCronJobsResource)) return AdmissionResponse::deny(*err);
+  auto cron_job = checked_object(request.object, schema::cron_job());
+  if (!cron_job) return AdmissionResponse::deny(cron_job.error());
+  if (request.operation != "CREATE" && request.operation != "UPDATE") {
+    return AdmissionResponse::deny("expect operation to be 'CREATE' or 'UPDATE'");
+  }
+  std::string msg = cron_job_problems(*cron_job);
+  if (msg.empty()) return AdmissionResponse::allow();
+  // Volcano trims the CREATE message only; UPDATE keeps its leading space.
+  if (request.operation == "CREATE") msg = go_trim_space(msg);
+  return AdmissionResponse::deny(std::move(msg));
+}
+
+}  // namespace vc::webhook::jobs

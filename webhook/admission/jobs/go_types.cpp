@@ -1,0 +1,292 @@
+#include "webhook/admission/jobs/go_types.h"
+
+#include <cstdint>
+#include <limits>
+#include <utility>
+
+#include "common/api/quantity.h"
+#include "common/api/time.h"
+#include "webhook/admission/field_error.h"
+
+namespace vc::webhook::jobs {
+
+const GoField* GoType::field(std::string_view json_name) const {
+  for (const auto& f : fields) {
+    if (f.json_name == json_name) return &f;
+  }
+  return nullptr;
+}
+
+namespace {
+
+// What Go calls a JSON value in "cannot unmarshal <what> into ...".
+std::string json_kind(const json& v) {
+  switch (v.type()) {
+    case json::value_t::string:
+      return "string";
+    case json::value_t::boolean:
+      return "bool";
+    case json::value_t::array:
+      return "array";
+    case json::value_t::object:
+      return "object";
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+    case json::value_t::number_float:
+      return "number";
+    default:
+      return "null";
+  }
+}
+
+bool integer_fits(const json& v, std::int64_t lo, std::int64_t hi) {
+  if (v.is_number_integer() && !v.is_number_unsigned()) {
+    const auto n = v.get<std::int64_t>();
+    return n >= lo && n <= hi;
+  }
+  if (v.is_number_unsigned()) {
+    return v.get<std::uint64_t>() <= static_cast<std::uint64_t>(hi);
+  }
+  return false;
+}
+
+// Walks a value against a type, remembering the first type mismatch and stopping at the first
+// error of a custom unmarshaller, as Go's decoder does.
+class Checker {
+ public:
+  std::optional<std::string> run(const json& value, const GoType& type) {
+    visit(value, type);
+    if (fatal_) return fatal_;
+    return saved_;
+  }
+
+ private:
+  void mismatch(std::string what, const GoType& type) {
+    if (saved_) return;
+    if (struct_name_.empty() && path_.empty()) {
+      saved_ = "json: cannot unmarshal " + what + " into Go value of type " + type.type_name;
+      return;
+    }
+    std::string joined;
+    for (const auto& p : path_) {
+      if (!joined.empty()) joined += '.';
+      joined += p;
+    }
+    saved_ = "json: cannot unmarshal " + what + " into Go struct field " + struct_name_ + "." +
+             joined + " of type " + type.type_name;
+  }
+
+  void visit(const json& v, const GoType& type) {
+    if (fatal_ || v.is_null()) return;  // null leaves Go's zero value in place
+    switch (type.kind) {
+      case GoKind::Any:
+        return;
+      case GoKind::String:
+        if (!v.is_string()) mismatch(json_kind(v), type);
+        return;
+      case GoKind::Bool:
+        if (!v.is_boolean()) mismatch(json_kind(v), type);
+        return;
+      case GoKind::Int32:
+        check_int(v, type, std::numeric_limits<std::int32_t>::min(),
+                  std::numeric_limits<std::int32_t>::max());
+        return;
+      case GoKind::Int64:
+      case GoKind::Int:
+        check_int(v, type, std::numeric_limits<std::int64_t>::min(),
+                  std::numeric_limits<std::int64_t>::max());
+        return;
+      case GoKind::Quantity:
+        check_quantity(v);
+        return;
+      case GoKind::Duration:
+        if (!v.is_string()) {
+          // metav1.Duration unmarshals into a Go string first.
+          fatal_ = "json: cannot unmarshal " + json_kind(v) + " into Go value of type string";
+        } else if (auto err = go_duration_error(v.get_ref<const std::string&>())) {
+          fatal_ = *err;
+        }
+        return;
+      case GoKind::Time:
+        if (!v.is_string()) {
+          fatal_ = "json: cannot unmarshal " + json_kind(v) + " into Go value of type string";
+        } else if (!api::parse_time(v.get_ref<const std::string&>())) {
+          fatal_ = "parsing time " + go_quote(v.get_ref<const std::string&>()) +
+                   " as \"2006-01-02T15:04:05Z07:00\": cannot parse";
+        }
+        return;
+      case GoKind::Slice:
+        if (!v.is_array()) {
+          mismatch(json_kind(v), type);
+          return;
+        }
+        for (const auto& e : v) {
+          if (fatal_) return;
+          visit(e, *type.elem);
+        }
+        return;
+      case GoKind::Map:
+        if (!v.is_object()) {
+          mismatch(json_kind(v), type);
+          return;
+        }
+        for (const auto& [_, e] : v.items()) {
+          if (fatal_) return;
+          visit(e, *type.elem);
+        }
+        return;
+      case GoKind::Struct:
+        visit_struct(v, type);
+        return;
+    }
+  }
+
+  void check_int(const json& v, const GoType& type, std::int64_t lo, std::int64_t hi) {
+    if (!v.is_number()) {
+      mismatch(json_kind(v), type);
+    } else if (v.is_number_float() || !integer_fits(v, lo, hi)) {
+      mismatch("number " + v.dump(), type);
+    }
+  }
+
+  void check_quantity(const json& v) {
+    if (v.is_string() || v.is_number()) {
+      auto q = api::quantity_from_json(v);
+      if (!q) fatal_ = q.error();
+      return;
+    }
+    // Go hands the raw text ("true", "{...}") to ParseQuantity, which rejects it.
+    fatal_ = std::string(api::kQuantityFormatError);
+  }
+
+  void visit_struct(const json& v, const GoType& type) {
+    if (!v.is_object()) {
+      mismatch(json_kind(v), type);
+      return;
+    }
+    for (const auto& [key, child] : v.items()) {
+      if (fatal_) return;
+      const GoField* f = type.field(key);
+      if (f == nullptr) continue;  // unknown fields are ignored
+      const std::string saved_struct = struct_name_;
+      struct_name_ = type.struct_name;
+      path_.push_back(key);
+      visit(child, *f->type);
+      path_.pop_back();
+      struct_name_ = saved_struct;
+    }
+  }
+
+  std::string struct_name_;
+  std::vector<std::string> path_;
+  std::optional<std::string> saved_;
+  std::optional<std::string> fatal_;
+};
+
+}  // namespace
+
+std::optional<std::string> check_go_types(const json& value, const GoType& type) {
+  return Checker().run(value, type);
+}
+
+std::size_t json_depth(const json& value) {
+  std::size_t deepest = 0;
+  std::vector<std::pair<const json*, std::size_t>> stack{{&value, 1}};
+  while (!stack.empty()) {
+    auto [v, depth] = stack.back();
+    stack.pop_back();
+    if (depth > deepest) deepest = depth;
+    if (v->is_structured()) {
+      for (const auto& child : *v) stack.emplace_back(&child, depth + 1);
+    }
+  }
+  return deepest;
+}
+
+namespace {
+
+// Go's time package unit table, in nanoseconds.
+std::optional<std::uint64_t> duration_unit(std::string_view u) {
+  if (u == "ns") return 1;
+  if (u == "us" || u == "\xc2\xb5s" || u == "\xce\xbcs") return 1000;
+  if (u == "ms") return 1000000;
+  if (u == "s") return 1000000000ULL;
+  if (u == "m") return 60ULL * 1000000000ULL;
+  if (u == "h") return 3600ULL * 1000000000ULL;
+  return std::nullopt;
+}
+
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+}  // namespace
+
+std::optional<std::string> go_duration_error(std::string_view text) {
+  const std::string invalid = "time: invalid duration " + go_quote(text);
+  constexpr std::uint64_t kLimit = 1ULL << 63;
+  std::string_view s = text;
+  bool neg = false;
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
+    neg = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  if (s == "0") return std::nullopt;
+  if (s.empty()) return invalid;
+  std::uint64_t total = 0;
+  while (!s.empty()) {
+    if (!(s[0] == '.' || is_digit(s[0]))) return invalid;
+    std::uint64_t whole = 0;
+    std::size_t i = 0;
+    for (; i < s.size() && is_digit(s[i]); ++i) {
+      if (whole > kLimit / 10) return invalid;
+      whole = whole * 10 + static_cast<std::uint64_t>(s[i] - '0');
+      if (whole > kLimit) return invalid;
+    }
+    const bool pre = i > 0;
+    s.remove_prefix(i);
+    bool post = false;
+    double fraction = 0;
+    double scale = 1;
+    if (!s.empty() && s[0] == '.') {
+      s.remove_prefix(1);
+      std::size_t j = 0;
+      bool overflow = false;
+      std::uint64_t f = 0;
+      for (; j < s.size() && is_digit(s[j]); ++j) {
+        if (overflow) continue;
+        if (f > (std::numeric_limits<std::uint64_t>::max() - 9) / 10) {
+          overflow = true;
+          continue;
+        }
+        f = f * 10 + static_cast<std::uint64_t>(s[j] - '0');
+        scale *= 10;
+      }
+      post = j > 0;
+      fraction = static_cast<double>(f);
+      s.remove_prefix(j);
+    }
+    if (!pre && !post) return invalid;
+    std::size_t u = 0;
+    while (u < s.size() && s[u] != '.' && !is_digit(s[u])) ++u;
+    if (u == 0) return "time: missing unit in duration " + go_quote(text);
+    const std::string_view unit_text = s.substr(0, u);
+    s.remove_prefix(u);
+    const auto unit = duration_unit(unit_text);
+    if (!unit) {
+      return "time: unknown unit " + go_quote(unit_text) + " in duration " + go_quote(text);
+    }
+    if (whole > kLimit / *unit) return invalid;
+    std::uint64_t v = whole * *unit;
+    if (fraction > 0) {
+      v += static_cast<std::uint64_t>(fraction * (static_cast<double>(*unit) / scale));
+      if (v > kLimit) return invalid;
+    }
+    total += v;
+    if (total > kLimit) return invalid;
+  }
+  if (!neg && total > kLimit - 1) return invalid;
+  return std::nullopt;
+}
+
+}  // namespace vc::webhook::jobs

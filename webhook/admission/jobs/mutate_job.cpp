@@ -1,0 +1,105 @@
+#include "webhook/admission/jobs/mutate_job.h"
+
+#include <cstdint>
+#include <string>
+
+namespace vc::webhook::jobs {
+namespace {
+
+constexpr std::int32_t kDefaultMaxRetry = 3;
+
+json op(const char* verb, const char* path, json value) {
+  return json{{"op", verb}, {"path", path}, {"value", std::move(value)}};
+}
+
+// Go's int32 arithmetic wraps; C++20 defines the conversion modulo 2^32.
+std::int32_t wrap32(std::int64_t v) {
+  return static_cast<std::int32_t>(v);
+}
+
+// Applies the task defaults to the task's JSON; returns the task's minAvailable afterwards and
+// sets `changed` when anything was added.
+std::int32_t default_task(json& task, const TaskSpec& view, std::size_t index, bool& changed) {
+  if (!task.is_object()) task = json::object();  // a null element decodes to a zero TaskSpec
+  if (view.name.empty()) {
+    task["name"] = "default" + std::to_string(index);
+    changed = true;
+  }
+  const json& spec = child_at(child_at(task, "template"), "spec");
+  if (bool_at(spec, "hostNetwork") && str_at(spec, "dnsPolicy").empty()) {
+    task["template"]["spec"]["dnsPolicy"] = "ClusterFirstWithHostNet";
+    changed = true;
+  }
+  std::int32_t min_available = view.min_available.value_or(0);
+  if (!view.min_available) {
+    const auto& pp = view.partition_policy;
+    if (pp && pp->min_partitions > 0) {
+      min_available = wrap32(std::int64_t{pp->min_partitions} * pp->partition_size);
+    } else {
+      min_available = view.replicas;
+    }
+    task["minAvailable"] = min_available;
+    changed = true;
+  }
+  if (view.max_retry == 0) {
+    task["maxRetry"] = kDefaultMaxRetry;
+    changed = true;
+  }
+  return min_available;
+}
+
+json plugins_with_implied(const json& plugins) {
+  json out = plugins;
+  const bool needs_svc = out.contains("tensorflow") || out.contains("mpi") ||
+                         out.contains("pytorch") || out.contains("ray");
+  if (needs_svc && !out.contains("svc")) out["svc"] = json::array();
+  if (out.contains("mpi") && !out.contains("ssh")) out["ssh"] = json::array();
+  return out;
+}
+
+}  // namespace
+
+json job_default_patch(const json& job_object, const Job& job, const AdmissionOptions& options) {
+  json patch = json::array();
+  const JobSpec& spec = job.spec;
+  if (spec.queue.empty()) patch.push_back(op("add", "/spec/queue", "default"));
+  if (spec.scheduler_name.empty()) {
+    patch.push_back(op("add", "/spec/schedulerName", options.default_scheduler_name()));
+  }
+  if (spec.max_retry == 0) patch.push_back(op("add", "/spec/maxRetry", kDefaultMaxRetry));
+
+  const json& spec_json = child_at(job_object, "spec");
+  const json& tasks_json = child_at(spec_json, "tasks");
+  std::int64_t total_min_available = 0;
+  if (tasks_json.is_array() && !tasks_json.empty()) {
+    json tasks = tasks_json;
+    bool changed = false;
+    for (std::size_t i = 0; i < spec.tasks.size() && i < tasks.size(); ++i) {
+      total_min_available += default_task(tasks[i], spec.tasks[i], i, changed);
+    }
+    if (changed) patch.push_back(op("replace", "/spec/tasks", std::move(tasks)));
+  }
+  if (spec.min_available == 0) {
+    patch.push_back(op("add", "/spec/minAvailable", wrap32(total_min_available)));
+  }
+  const json& plugins = child_at(spec_json, "plugins");
+  if (plugins.is_object()) {
+    patch.push_back(op("replace", "/spec/plugins", plugins_with_implied(plugins)));
+  }
+  return patch;
+}
+
+AdmissionResponse admit_jobs_mutate(const AdmissionRequest& request, const ClusterView&,
+                                    const AdmissionOptions& options) {
+  if (auto err = check_resource(request, kJobsResource)) return AdmissionResponse::deny(*err);
+  auto job = decode_job(request.object);
+  if (!job) return AdmissionResponse::deny(job.error());
+  if (request.operation != "CREATE") {
+    return AdmissionResponse::deny("expect operation to be 'CREATE' ");
+  }
+  json patch = job_default_patch(request.object, *job, options);
+  if (patch.empty()) return AdmissionResponse::allow();
+  return AdmissionResponse::mutate(std::move(patch));
+}
+
+}  // namespace vc::webhook::jobs

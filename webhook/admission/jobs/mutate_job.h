@@ -1,0 +1,23 @@
+#pragma once
+// /jobs/mutate (webhook.md §2.1): defaults a Job on CREATE with a JSON patch.
+//
+// Threads: pure functions.
+
+#include <nlohmann/json.hpp>
+
+#include "webhook/admission/endpoint.h"
+#include "webhook/admission/jobs/job_view.h"
+
+namespace vc::webhook::jobs {
+
+inline const GroupVersionResource kJobsResource{"batch.volcano.sh", "v1alpha1", "jobs"};
+
+// The patch operations for an already checked job object (decode_job succeeded on it), in
+// Volcano's order: queue, schedulerName, maxRetry, tasks, minAvailable, plugins. Empty when
+// nothing applies.
+json job_default_patch(const json& job_object, const Job& job, const AdmissionOptions& options);
+
+AdmissionResponse admit_jobs_mutate(const AdmissionRequest& request, const ClusterView& cluster,
+                                    const AdmissionOptions& options);
+
+}  // namespace vc::webhook::jobs

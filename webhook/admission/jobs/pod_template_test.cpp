@@ -1,0 +1,254 @@
+#include "webhook/admission/jobs/pod_template.h"
+
+#include <gtest/gtest.h>
+
+namespace vc::webhook::jobs {
+namespace {
+
+using nlohmann::json;
+
+const std::string kSubdomainMsg =
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or "
+    "'.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used "
+    "for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+const std::string kLabelMsg =
+    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and "
+    "must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex "
+    "used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+
+json pod(json containers) {
+  return {{"spec", {{"containers", std::move(containers)}}}};
+}
+json ctr(json extra = json::object()) {
+  json c = {{"name", "c"}, {"image", "busybox"}};
+  c.update(extra);
+  return c;
+}
+
+// The task-level message for a template (task "worker", namespace "ns1").
+std::string problems(const json& template_, bool pod_level = true, const std::string& topology = "",
+                     const std::string& name = "worker") {
+  TaskSpec task;
+  task.name = name;
+  task.template_ = template_;
+  task.topology_policy = topology;
+  AdmissionOptions options;
+  options.pod_level_resources = pod_level;
+  return validate_task_template(task, 0, "ns1", options);
+}
+
+TEST(PodTemplate, ValidTemplatePasses) {
+  EXPECT_EQ(problems(pod(json::array({ctr()}))), "");
+}
+
+TEST(PodTemplate, MetadataNameAndNamespace) {
+  EXPECT_EQ(problems(pod(json::array({ctr()})), true, "", "Worker"),
+            "spec.task[0].metadata.name: Invalid value: \"Worker\": " + kSubdomainMsg + ". ");
+  TaskSpec task;
+  task.name = "worker";
+  task.template_ = pod(json::array({ctr()}));
+  EXPECT_EQ(validate_task_template(task, 2, "", {}),
+            "spec.task[2].metadata.namespace: Required value. ");
+}
+
+TEST(PodTemplate, TemplateLabelsAndAnnotations) {
+  json t = pod(json::array({ctr()}));
+  t["metadata"] = {{"labels", {{"ok", "bad value!"}}}};
+  EXPECT_EQ(problems(t),
+            "spec.task[0].template.labels: Invalid value: \"bad value!\": a valid label must be an "
+            "empty string or consist of alphanumeric characters, '-', '_' or '.', and must start "
+            "and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', "
+            "regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?'). ");
+  t["metadata"] = {{"annotations", {{"big", std::string(300 * 1024, 'x')}}}};
+  EXPECT_EQ(problems(t),
+            "spec.task[0].template.annotations: Too long: may not be more than 262144 bytes. ");
+  t["metadata"] = {{"annotations", {{"Example.com/Key", "v"}}}};  // case does not matter
+  EXPECT_EQ(problems(t), "");
+}
+
+TEST(PodTemplate, ContainersRequiredNamedAndImaged) {
+  EXPECT_EQ(problems(pod(json::array())),
+            "spec.task[0].template.spec.containers: Required value. ");
+  EXPECT_EQ(problems(pod(json::array({{{"name", "C_1"}}}))),
+            "spec.task[0].template.spec.containers[0].name: Invalid value: \"C_1\": " + kLabelMsg +
+                ". template.spec.containers[0].image: Required value. ");
+  EXPECT_EQ(problems(pod(json::array({{{"image", "x"}}}))),
+            "spec.task[0].template.spec.containers[0].name: Required value. ");
+}
+
+TEST(PodTemplate, PortRulesAndHostPortConflicts) {
+  json ports = json::array({{{"name", "http"}, {"containerPort", 0}},
+                            {{"name", "http"}, {"containerPort", 70000}, {"protocol", "HTTP"}},
+                            {{"name", "Bad--"}, {"containerPort", 80}, {"hostPort", 8080}},
+                            {{"containerPort", 81}, {"hostPort", 8080}}});
+  EXPECT_EQ(
+      problems(pod(json::array({ctr({{"ports", ports}})}))),
+      "spec.task[0].template.spec.containers[0].ports[0].containerPort: Required value. "
+      "template.spec.containers[0].ports[1].name: Duplicate value: \"http\". "
+      "template.spec.containers[0].ports[1].containerPort: Invalid value: 70000: must be "
+      "between 1 and 65535, inclusive. "
+      "template.spec.containers[0].ports[1].protocol: Unsupported value: \"HTTP\": supported "
+      "values: \"SCTP\", \"TCP\", \"UDP\". "
+      "template.spec.containers[0].ports[2].name: Invalid value: \"Bad--\": must contain only "
+      "alpha-numeric characters (a-z, 0-9), and hyphens (-). "
+      "template.spec.containers[0].ports[2].name: Invalid value: \"Bad--\": must not contain "
+      "consecutive hyphens. "
+      "template.spec.containers[0].ports[2].name: Invalid value: \"Bad--\": must not begin or "
+      "end with a hyphen. "
+      "template.spec.containers[0].ports[3].hostPort: Duplicate value: \"TCP//8080\". ");
+}
+
+TEST(PodTemplate, HostNetworkPortsMustMatch) {
+  json t = pod(
+      json::array({ctr({{"ports", json::array({{{"containerPort", 80}},
+                                               {{"containerPort", 81}, {"hostPort", 82}}})}})}));
+  t["spec"]["hostNetwork"] = true;
+  EXPECT_EQ(problems(t),
+            "spec.task[0].template.spec.containers[0].ports[1].hostPort: Invalid value: 82: must "
+            "match `containerPort` when `hostNetwork` is true. ");
+}
+
+TEST(PodTemplate, EnvNamesAndVolumeMounts) {
+  json c = ctr({{"env", json::array({{{"name", "1BAD"}}, {{"name", ""}}, {{"name", "..x"}}})},
+                {"volumeMounts", json::array({{{"name", "data"}, {"mountPath", "/d"}},
+                                              {{"name", "cache"}, {"mountPath", "/d"}}})}});
+  json t = pod(json::array({c}));
+  t["spec"]["volumes"] = json::array({{{"name", "cache"}}, {{"name", "cache"}}, {{"name", "Bad"}}});
+  EXPECT_EQ(
+      problems(t),
+      "spec.task[0].template.spec.volumes[1].name: Duplicate value: \"cache\". "
+      "template.spec.volumes[2].name: Invalid value: \"Bad\": " +
+          kLabelMsg +
+          ". "
+          "template.spec.containers[0].env[0].name: Invalid value: \"1BAD\": a valid environment "
+          "variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must "
+          "not "
+          "start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used "
+          "for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*'). "
+          "template.spec.containers[0].env[1].name: Required value. "
+          "template.spec.containers[0].env[2].name: Invalid value: \"..x\": must not start with "
+          "'..'. "
+          "template.spec.containers[0].volumeMounts[0].name: Not found: \"data\". "
+          "template.spec.containers[0].volumeMounts[1].mountPath: Invalid value: \"/d\": must be "
+          "unique. ");
+}
+
+TEST(PodTemplate, ResourceRequirements) {
+  auto with = [](json resources) { return pod(json::array({ctr({{"resources", resources}})})); };
+  EXPECT_EQ(problems(with({{"requests", {{"cpu", "2"}}}, {"limits", {{"cpu", "1"}}}})),
+            "spec.task[0].template.spec.containers[0].resources.requests: Invalid value: \"2\": "
+            "must be less than or equal to cpu limit of 1. ");
+  EXPECT_EQ(problems(with({{"requests", {{"cpu", "-1"}}}})),
+            "spec.task[0].template.spec.containers[0].resources.requests[cpu]: Invalid value: "
+            "\"-1\": must be greater than or equal to 0. ");
+  EXPECT_EQ(problems(with({{"limits", {{"gpu", "1"}}}})),
+            "spec.task[0].template.spec.containers[0].resources.limits[gpu]: Invalid value: "
+            "\"gpu\": must be a standard resource type or fully qualified. "
+            "template.spec.containers[0].resources.limits[gpu]: Invalid value: \"gpu\": must be a "
+            "standard resource for containers. ");
+  EXPECT_EQ(problems(with({{"requests", {{"nvidia.com/gpu", "500m"}}}})),
+            "spec.task[0].template.spec.containers[0].resources.requests[nvidia.com/gpu]: Invalid "
+            "value: \"500m\": must be an integer. "
+            "template.spec.containers[0].resources.limits: Required value: Limit must be set for "
+            "non overcommitable resources. ");
+  EXPECT_EQ(problems(with(
+                {{"requests", {{"nvidia.com/gpu", "1"}}}, {"limits", {{"nvidia.com/gpu", "2"}}}})),
+            "spec.task[0].template.spec.containers[0].resources.requests: Invalid value: \"1\": "
+            "must be equal to nvidia.com/gpu limit of 2. ");
+  EXPECT_EQ(problems(with({{"limits", {{"hugepages-2Mi", "3Mi"}}}})),
+            "spec.task[0].template.spec.containers[0].resources.limits[hugepages-2Mi]: Invalid "
+            "value: \"3Mi\": 3Mi is not positive integer multiple of hugepages-2Mi. "
+            "template.spec.containers[0].resources: Forbidden: HugePages require cpu or memory. ");
+  EXPECT_EQ(problems(with({{"requests", {{"cpu", "500m"}, {"memory", "1Gi"}}},
+                           {"limits", {{"cpu", "1"}, {"memory", "1Gi"}}}})),
+            "");
+}
+
+TEST(PodTemplate, PodLevelResourcesFollowTheFeatureGate) {
+  json t = pod(json::array({ctr({{"resources", {{"requests", {{"cpu", "3"}}}}}}),
+                            ctr({{"name", "d"}, {"resources", {{"requests", {{"cpu", "1"}}}}}})}));
+  t["spec"]["resources"] = {{"requests", {{"cpu", "2"}}}};
+  EXPECT_EQ(problems(t),
+            "spec.task[0].template.spec.resources.requests[cpu]: Invalid value: \"2\": must be "
+            "greater than or equal to aggregate container requests of 4. ");
+  EXPECT_EQ(problems(t, false), "");
+  t["spec"]["resources"] = {{"limits", {{"storage", "1"}}}};
+  t["spec"]["containers"] = json::array({ctr()});
+  EXPECT_EQ(problems(t),
+            "spec.task[0].template.spec.resources.limits[storage]: Unsupported value: "
+            "\"storage\": supported values: \"cpu\", \"hugepages-\", \"memory\". ");
+}
+
+TEST(PodTemplate, PolicyEnumsAndForbiddenFields) {
+  json t = pod(json::array({ctr()}));
+  t["spec"]["restartPolicy"] = "Sometimes";
+  t["spec"]["dnsPolicy"] = "Cluster";
+  t["spec"]["ephemeralContainers"] = json::array({{{"name", "e"}}});
+  EXPECT_EQ(problems(t),
+            "spec.task[0].template.spec.restartPolicy: Unsupported value: \"Sometimes\": supported "
+            "values: \"Always\", \"OnFailure\", \"Never\". "
+            "template.spec.dnsPolicy: Unsupported value: \"Cluster\": supported values: "
+            "\"ClusterFirstWithHostNet\", \"ClusterFirst\", \"Default\", \"None\". "
+            "template.spec.ephemeralContainers: Forbidden: ephemeral containers not allowed in pod "
+            "template. ");
+}
+
+TEST(PodTemplate, ContainerEnumsAndRestartPolicies) {
+  json t = pod(json::array({ctr({{"imagePullPolicy", "Sometimes"},
+                                 {"terminationMessagePolicy", "Nope"},
+                                 {"restartPolicy", "Always"}})}));
+  t["spec"]["initContainers"] = json::array(
+      {ctr({{"name", "c"}, {"restartPolicy", "OnFailure"}, {"livenessProbe", json::object()}})});
+  EXPECT_EQ(problems(t),
+            "spec.task[0].template.spec.containers[0].terminationMessagePolicy: Unsupported value: "
+            "\"Nope\": supported values: \"File\", \"FallbackToLogsOnError\". "
+            "template.spec.containers[0].imagePullPolicy: Unsupported value: \"Sometimes\": "
+            "supported values: \"Always\", \"IfNotPresent\", \"Never\". "
+            "template.spec.containers[0].restartPolicy: Forbidden: may not be set for non-init "
+            "containers. "
+            "template.spec.initContainers[0].restartPolicy: Unsupported value: \"OnFailure\": "
+            "supported values: \"Always\". "
+            "template.spec.initContainers[0].name: Duplicate value: \"c\". "
+            "template.spec.initContainers[0].livenessProbe: Forbidden: may not be set for init "
+            "containers without restartPolicy=Always. ");
+}
+
+TEST(PodTemplate, SpecFieldRules) {
+  json t = pod(json::array({ctr()}));
+  t["spec"]["activeDeadlineSeconds"] = 0;
+  t["spec"]["hostname"] = "Host";
+  t["spec"]["tolerations"] =
+      json::array({{{"operator", "Equal"}, {"value", "v"}},
+                   {{"key", "k"}, {"operator", "Exists"}, {"value", "v"}},
+                   {{"key", "k"}, {"tolerationSeconds", 5}, {"effect", "NoSchedule"}}});
+  t["spec"]["dnsPolicy"] = "None";
+  EXPECT_EQ(
+      problems(t),
+      "spec.task[0].template.spec.dnsConfig: Required value: must provide `dnsConfig` when "
+      "`dnsPolicy` is None. "
+      "template.spec.activeDeadlineSeconds: Invalid value: 0: must be between 1 and "
+      "2147483647, inclusive. "
+      "template.spec.hostname: Invalid value: \"Host\": " +
+          kLabelMsg +
+          ". "
+          "template.spec.tolerations[0].operator: Invalid value: \"Equal\": operator must be "
+          "Exists when `key` is empty, which means \"match all values and all keys\". "
+          "template.spec.tolerations[1].operator: Invalid value: \"v\": value must be empty when "
+          "`operator` is 'Exists'. "
+          "template.spec.tolerations[2].effect: Invalid value: \"NoSchedule\": effect must be "
+          "'NoExecute' when `tolerationSeconds` is set. ");
+}
+
+TEST(PodTemplate, TopologyPolicyNeedsWholeCpus) {
+  json half = pod(json::array({ctr({{"resources", {{"requests", {{"cpu", "500m"}}}}}})}));
+  EXPECT_EQ(problems(half, true, "single-numa-node"),
+            "the cpu request isn't  an integer in spec.task[0] container[0].");
+  EXPECT_EQ(problems(half, true, "none"), "");
+  json from_limits = pod(json::array({ctr({{"resources", {{"limits", {{"cpu", "2"}}}}}})}));
+  from_limits["spec"]["initContainers"] = json::array({ctr({{"name", "i"}})});
+  EXPECT_EQ(problems(from_limits, true, "best-effort"),
+            "the cpu request isn't  an integer in spec.task[0] container[1].");
+}
+
+}  // namespace
+}  // namespace vc::webhook::jobs

@@ -1,0 +1,78 @@
+// /podgroups/validate (spec webhook.md §2.4).
+
+#include "webhook/admission/field_error.h"
+#include "webhook/admission/scheduling/admit.h"
+#include "webhook/admission/scheduling/offline.h"
+#include "webhook/admission/scheduling/queue_model.h"
+#include "webhook/admission/scheduling/schemas.h"
+
+namespace vc::webhook::scheduling {
+namespace {
+
+constexpr const char* kBothTierFields =
+    "must not specify 'highestTierAllowed' and 'highestTierName' in networkTopology "
+    "simultaneously.";
+
+// The queue must be known and Open. Volcano's message keeps its trailing ". ".
+std::string queue_state_message(const std::string& queue_name, const ClusterView& view,
+                                std::vector<std::string>& warnings) {
+  if (queue_name.empty()) return {};
+  if (!view.online()) {
+    warnings.push_back(skipped_offline("the state check of queue " + go_quote(queue_name)));
+    return {};
+  }
+  auto queue = view.get_queue(queue_name);
+  if (!queue.ok()) return "unable to find queue: " + queue.error();
+  const QueueModel model = read_queue(*queue);
+  if (model.state == "Open") return {};
+  return "can only submit PodGroup to queue with state `Open`, queue `" + model.name +
+         "` status is `" + model.state + "`. ";
+}
+
+bool sets_both_tier_fields(const json& object, std::initializer_list<std::string_view> path) {
+  const auto* topology = go_find(object, path);
+  if (!topology) return false;
+  return go_find(*topology, {"highestTierAllowed"}) != nullptr &&
+         !go_get_string(*topology, {"highestTierName"}).empty();
+}
+
+// The pod group's own networkTopology, then the first subGroupPolicy entry that sets both.
+std::string topology_message(const json& object) {
+  std::vector<std::string> pieces;
+  if (sets_both_tier_fields(object, {"spec", "networkTopology"})) pieces.push_back(kBothTierFields);
+  if (const auto* policies = go_get_array(object, {"spec", "subGroupPolicy"})) {
+    for (const auto& policy : *policies) {
+      if (sets_both_tier_fields(policy, {"networkTopology"})) {
+        pieces.push_back("in subGroupPolicy '" + go_get_string(policy, {"name"}) +
+                         "': " + kBothTierFields);
+        break;
+      }
+    }
+  }
+  std::string out;
+  for (const auto& piece : pieces) out += (out.empty() ? "" : " ") + piece;
+  return out;
+}
+
+}  // namespace
+
+AdmissionResponse admit_podgroups_validate(const AdmissionRequest& request, const ClusterView& view,
+                                           const AdmissionOptions& /*options*/) {
+  if (auto e = check_and_decode(request, kPodGroupsResource, podgroup_type()); !e.empty()) {
+    return AdmissionResponse::deny(e);
+  }
+  if (request.operation != "CREATE") {
+    return AdmissionResponse::deny("unsupported operation " + request.operation);
+  }
+  AdmissionResponse response;
+  const std::string message = queue_state_message(go_get_string(request.object, {"spec", "queue"}),
+                                                  view, response.warnings) +
+                              topology_message(request.object);
+  if (!message.empty()) {
+    response.allowed = false;
+    response.message = message;
+  }
+  return response;
+}
+
+}  // namespace vc::webhook::scheduling
