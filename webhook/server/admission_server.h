@@ -1,0 +1,96 @@
+#pragma once
+// AdmissionServer: the HTTPS server of vc-webhook-manager (spec webhook.md §4.4). It serves the
+// enabled admission endpoints through a Router (router.h) over HTTP/1.1 with keep-alive.
+//
+//   AdmissionServer server({.port = 8443, .cert_file = crt, .key_file = key},
+//                          endpoints, cluster_view, admission_options);
+//   server.start();   // throws when the certificate cannot be loaded or the port bound
+//   ...               // SIGTERM
+//   server.stop();    // graceful: finishes reviews in flight, up to graceful_shutdown
+//
+// TLS: see tls_context.h. The certificate and key are re-read every cert_poll_interval and a new
+// valid pair is used for new connections without a restart (certificate_reloader.h).
+//
+// Limits (AdmissionServerOptions) are explicit. A body over body_limit gets 413 "request body
+// too large" as in Volcano; a header over header_limit gets 431; a malformed request 400; each of
+// these closes the connection. A client gets header_timeout for the TLS handshake and then, from
+// the first byte of each request, for its header (slowloris); body_timeout for the body; a
+// kept-alive connection may idle for idle_timeout between requests. Beyond max_connections a new
+// connection is closed right after accept.
+//
+// Admit functions run on the server's worker threads (threads, default: one per core, at least
+// two), so a slow review holds one worker and never the others.
+//
+// Thread-safety: every method may be called from any thread, except that stop() must not be
+// called from inside an admit function (it would wait for itself). start() is effective once;
+// stop() may be called repeatedly (the destructor calls it).
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "webhook/admission/endpoint.h"
+
+namespace vc::webhook::server {
+
+struct AdmissionServerOptions {
+  std::string listen_address{};  // --listen-address: the host to bind; "" = all interfaces
+  int port = 8443;               // --port; 0 = any free port (tests)
+  std::string cert_file{};       // --tls-cert-file (the CA may be appended)
+  std::string key_file{};        // --tls-private-key-file
+  int threads = 0;               // worker threads; 0 = hardware_concurrency, at least 2
+  std::size_t body_limit = 3 * 1024 * 1024;  // Volcano's MaxRequestBody
+  std::size_t header_limit = 16 * 1024;
+  std::chrono::milliseconds header_timeout{10'000};
+  std::chrono::milliseconds body_timeout{30'000};
+  std::chrono::milliseconds write_timeout{60'000};
+  std::chrono::milliseconds idle_timeout{90'000};
+  std::size_t max_connections = 1000;
+  std::chrono::milliseconds graceful_shutdown{30'000};  // --graceful-shutdown-time
+  std::chrono::milliseconds cert_poll_interval{1'000};  // 0 = only reload_certificate()
+};
+
+class AdmissionServer {
+ public:
+  // Validates the options and the endpoints (std::invalid_argument naming the mistake, see
+  // Router); binds only in start().
+  AdmissionServer(AdmissionServerOptions options, std::vector<Endpoint> endpoints,
+                  std::shared_ptr<const ClusterView> view,
+                  std::shared_ptr<const AdmissionOptions> admission_options);
+  ~AdmissionServer();
+  AdmissionServer(const AdmissionServer&) = delete;
+  AdmissionServer& operator=(const AdmissionServer&) = delete;
+
+  // Loads the certificate, binds, listens and starts the workers. Throws std::runtime_error
+  // naming the files or the address when the pair cannot be loaded or the address bound, and
+  // std::logic_error when called twice.
+  void start();
+
+  // Stops accepting, closes idle connections, lets requests in flight finish and answer (with
+  // "Connection: close") for up to graceful_shutdown, then closes everything else and returns.
+  // Returns false when the grace period ran out with requests still in flight; a worker then
+  // still inside an admit function is left to finish on its own. Safe to call more than once.
+  bool stop();
+
+  // The bound port (useful with port 0); 0 before start().
+  std::uint16_t port() const;
+
+  // Re-reads the certificate files now instead of at the next poll; true when a new pair was
+  // installed.
+  bool reload_certificate();
+  // Certificate pairs installed so far: 1 after start(), +1 per successful reload.
+  std::uint64_t certificate_generation() const;
+
+ private:
+  struct Core;
+  std::shared_ptr<Core> core_;
+};
+
+// One worker per core, at least two: a review that waits on the API server must not stall the
+// others.
+int default_worker_threads();
+
+}  // namespace vc::webhook::server

@@ -1,0 +1,125 @@
+// Graceful shutdown: reviews in flight finish, idle connections close, the grace period holds.
+#include <chrono>
+#include <condition_variable>
+#include <future>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "webhook/server/admission_server.h"
+#include "webhook/server/server_test_util.h"
+
+namespace vc::webhook::server {
+namespace {
+
+using test::review_body;
+using test::RunningServer;
+using test::TlsClient;
+
+// A gate an admit function waits on: the test sees when the review has entered, and decides when
+// it may leave.
+struct Gate {
+  void enter_and_wait() {
+    std::unique_lock lock(mu);
+    entered = true;
+    cv.notify_all();
+    cv.wait(lock, [&] { return open; });
+  }
+  bool wait_entered(std::chrono::seconds timeout = std::chrono::seconds(10)) {
+    std::unique_lock lock(mu);
+    return cv.wait_for(lock, timeout, [&] { return entered; });
+  }
+  void release() {
+    std::lock_guard lock(mu);
+    open = true;
+    cv.notify_all();
+  }
+
+  std::mutex mu;
+  std::condition_variable cv;
+  bool entered = false;
+  bool open = false;
+};
+
+std::vector<Endpoint> gated_endpoints(const std::shared_ptr<Gate>& gate) {
+  return {{"/test/slow", false,
+           [gate](auto&, auto&, auto&) {
+             gate->enter_and_wait();
+             return AdmissionResponse::deny("finished late");
+           }},
+          {"/test/allow", false, [](auto&, auto&, auto&) { return AdmissionResponse::allow(); }}};
+}
+
+TEST(AdmissionServerShutdown, StopFinishesAnInFlightReviewBeforeReturning) {
+  auto gate = std::make_shared<Gate>();
+  RunningServer server(gated_endpoints(gate));
+  auto client = server.connect();
+  ASSERT_TRUE(client->write(TlsClient::request_text("POST", "/test/slow", review_body("slow-1"))));
+  ASSERT_TRUE(gate->wait_entered()) << "the review never reached the admit function";
+
+  auto stopped = std::async(std::launch::async, [&] { return server.server->stop(); });
+  // Stopping closes the listener first: new connections are refused.
+  EXPECT_TRUE(test::wait_until([&] {
+    return !TlsClient::connect(server.port(), server.client_options()).ok();
+  })) << "the listener still accepts";
+  EXPECT_EQ(stopped.wait_for(std::chrono::milliseconds(0)), std::future_status::timeout)
+      << "stop() returned while a review was in flight";
+
+  gate->release();
+  auto reply = client->read_reply();
+  ASSERT_TRUE(reply.ok()) << reply.error();
+  EXPECT_EQ(reply->status, 200);
+  EXPECT_NE(reply->body.find(R"("uid":"slow-1","allowed":false)"), std::string::npos);
+  EXPECT_EQ(reply->header("connection"), "close");
+  ASSERT_EQ(stopped.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  EXPECT_TRUE(stopped.get());
+}
+
+TEST(AdmissionServerShutdown, StopClosesIdleConnectionsAtOnce) {
+  auto gate = std::make_shared<Gate>();
+  RunningServer server(gated_endpoints(gate), {.graceful_shutdown = std::chrono::seconds(20)});
+  auto idle = server.connect();
+  auto reply = idle->post("/test/allow", review_body("u"));
+  ASSERT_TRUE(reply.ok()) << reply.error();
+  auto fresh = server.connect();  // handshake done, no request yet
+
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_TRUE(server.server->stop());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  EXPECT_TRUE(idle->wait_closed());
+  EXPECT_TRUE(fresh->wait_closed());
+  EXPECT_TRUE(server.server->stop()) << "a second stop() is a no-op";
+}
+
+TEST(AdmissionServerShutdown, StopGivesUpAfterTheGracePeriodWhenAnAdmitIsStuck) {
+  auto gate = std::make_shared<Gate>();
+  const std::weak_ptr<Gate> watch = gate;
+  {
+    RunningServer server(gated_endpoints(gate),
+                         {.graceful_shutdown = std::chrono::milliseconds(200)});
+    auto client = server.connect();
+    ASSERT_TRUE(client->write(TlsClient::request_text("POST", "/test/slow", review_body("stuck"))));
+    ASSERT_TRUE(gate->wait_entered());
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_FALSE(server.server->stop());
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  }
+  // The worker left inside the admit function finishes once released, and then frees the server
+  // state it kept alive, including the endpoint that holds the gate.
+  gate->release();
+  gate.reset();
+  EXPECT_TRUE(test::wait_until([&] { return watch.expired(); }))
+      << "the server state was not freed after the stuck admit function returned";
+}
+
+TEST(AdmissionServerShutdown, StopBeforeStartIsHarmless) {
+  AdmissionServer s({.port = 0, .cert_file = "c", .key_file = "k"}, {},
+                    std::make_shared<StaticClusterView>(), std::make_shared<AdmissionOptions>());
+  EXPECT_TRUE(s.stop());
+  EXPECT_THROW(s.start(), std::logic_error);
+}
+
+}  // namespace
+}  // namespace vc::webhook::server

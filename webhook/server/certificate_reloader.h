@@ -1,0 +1,68 @@
+#pragma once
+// CertificateReloader: the serving certificate and key (--tls-cert-file, --tls-private-key-file),
+// re-read while the server runs so that a rotated pair is served without a restart (Volcano reads
+// them once; docs/compat.md).
+//
+// poll() reads both files and, when their content differs from the pair it last tried, builds a
+// new TLS context from them. A valid pair replaces the current context in one step: connections
+// accepted afterwards use it, established connections keep the context they started with. An
+// invalid pair (half-written, unparsable, or a key that does not match the certificate) is logged
+// and counted once, and ignored: the current context stays, and the pair is tried again as soon as
+// either file changes, e.g. when the writer has finished the second file.
+//
+// Content is compared rather than modification times: timestamps move in kernel ticks, so a
+// rewrite within one tick would go unnoticed, and reading two small files a second is cheap. Only
+// SHA-256 digests of the contents are kept, not a second copy of the key.
+//
+// Thread-safety: every method may be called from any thread; loads are serialised, and current()
+// never waits for a load in progress.
+
+#include <array>
+#include <cstdint>
+#include <mutex>
+#include <string>
+
+#include "webhook/server/tls_context.h"
+
+namespace vc::webhook::server {
+
+class CertificateReloader {
+ public:
+  CertificateReloader(std::string cert_file, std::string key_file);
+
+  // The first load, at start-up: like poll(), but a pair that cannot be loaded is an error.
+  // Throws std::runtime_error naming the files and what is wrong.
+  void load();
+  // Re-reads the files; returns true when a new pair was installed.
+  bool poll();
+
+  // The context new connections should use; null before load().
+  SslContextPtr current() const;
+  // Pairs installed so far, the first load included.
+  std::uint64_t generation() const;
+
+ private:
+  using Digest = std::array<unsigned char, 32>;
+  struct Attempt {
+    std::string error;  // empty when a new pair was installed or nothing changed
+    bool installed = false;
+    bool new_content = false;  // the files held a pair not tried before
+  };
+
+  Attempt try_load();  // requires load_mu_
+
+  const std::string cert_file_;
+  const std::string key_file_;
+
+  std::mutex load_mu_;  // serialises loads; guards the members below it
+  Digest tried_cert_{};
+  Digest tried_key_{};
+  bool tried_ = false;
+  std::string last_error_;  // the last error logged, so that a missing file is logged once
+
+  mutable std::mutex current_mu_;  // guards current_ and generation_
+  ServingCertificate current_;
+  std::uint64_t generation_ = 0;
+};
+
+}  // namespace vc::webhook::server

@@ -1,0 +1,215 @@
+#include "webhook/server/review_codec.h"
+
+#include <stdexcept>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "webhook/admission/field_error.h"
+
+namespace vc::webhook::server {
+namespace {
+
+using api::Unexpected;
+using nlohmann::json;
+
+// Go's decoder treats a `null` value like an absent field.
+json* present(json& object, const char* key) {
+  auto it = object.find(key);
+  if (it == object.end() || it->is_null()) return nullptr;
+  return &*it;
+}
+
+// Copies object[key] into out when present; an error naming the field when it is no string.
+std::string read_string(json& object, const char* key, std::string_view where, std::string& out) {
+  json* v = present(object, key);
+  if (v == nullptr) return {};
+  if (!v->is_string()) return std::string(where) + key + " must be a string";
+  out = std::move(v->get_ref<std::string&>());
+  return {};
+}
+
+// The value must be an object when present (a Go struct field); its content is not kept.
+std::string check_object(json& object, const char* key, std::string_view where) {
+  json* v = present(object, key);
+  if (v != nullptr && !v->is_object()) return std::string(where) + key + " must be an object";
+  return {};
+}
+
+// Nesting depth before parsing, so that hostile input cannot make the parser, or an admit
+// function walking the tree, recurse without bound. Only brackets outside strings count.
+bool too_deep(std::string_view body) {
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    const char c = body[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;  // the escaped character cannot end the string
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) return true;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return false;
+}
+
+// nlohmann's what() is "[json.exception.parse_error.101] parse error at line 1, column 2: <why>";
+// the position is reported separately, so keep only <why>.
+std::string parse_reason(const char* what) {
+  const std::string_view text(what);
+  const auto at = text.find("parse error");
+  const auto colon = at == std::string_view::npos ? at : text.find(": ", at);
+  return std::string(colon == std::string_view::npos ? text : text.substr(colon + 2));
+}
+
+std::string decode_resource(json& request, GroupVersionResource& out) {
+  json* resource = present(request, "resource");
+  if (resource == nullptr) return {};
+  if (!resource->is_object()) return "request.resource must be an object";
+  for (auto [key, field] : {std::pair{"group", &out.group}, std::pair{"version", &out.version},
+                            std::pair{"resource", &out.resource}}) {
+    if (auto err = read_string(*resource, key, "request.resource.", *field); !err.empty()) {
+      return err;
+    }
+  }
+  return {};
+}
+
+std::string decode_request(json& request, AdmissionRequest& out) {
+  constexpr std::string_view kWhere = "request.";
+  const std::pair<const char*, std::string*> strings[] = {
+      {"uid", &out.uid},
+      {"subResource", &out.sub_resource},
+      {"name", &out.name},
+      {"namespace", &out.namespace_},
+      {"operation", &out.operation},
+  };
+  for (auto [key, field] : strings) {
+    if (auto err = read_string(request, key, kWhere, *field); !err.empty()) return err;
+  }
+  if (out.uid.empty()) return "request.uid is missing";
+  if (auto err = decode_resource(request, out.resource); !err.empty()) return err;
+  for (const char* key : {"kind", "requestKind", "requestResource", "userInfo"}) {
+    if (auto err = check_object(request, key, kWhere); !err.empty()) return err;
+  }
+  std::string ignored;
+  if (auto err = read_string(request, "requestSubResource", kWhere, ignored); !err.empty()) {
+    return err;
+  }
+  if (json* dry_run = present(request, "dryRun")) {
+    if (!dry_run->is_boolean()) return "request.dryRun must be a boolean";
+    out.dry_run = dry_run->get<bool>();
+  }
+  if (json* user = present(request, "userInfo")) out.user_info = std::move(*user);
+  if (json* object = present(request, "object")) out.object = std::move(*object);
+  if (json* old_object = present(request, "oldObject")) out.old_object = std::move(*old_object);
+  return {};
+}
+
+// A top-level apiVersion or kind may be absent; when present it must be the expected one.
+std::string check_type_field(json& review, const char* key, std::string_view want) {
+  json* v = present(review, key);
+  if (v == nullptr || (v->is_string() && v->get_ref<const std::string&>() == want)) return {};
+  return std::string(key) + " must be " + std::string(want) + ", got " + go_json(*v);
+}
+
+}  // namespace
+
+api::Expected<AdmissionRequest> decode_review(std::string_view body) {
+  if (too_deep(body)) {
+    return Unexpected{"invalid JSON: exceeded max depth of " + std::to_string(kMaxJsonDepth)};
+  }
+  json review;
+  try {
+    review = json::parse(body.begin(), body.end());
+  } catch (const json::parse_error& e) {
+    // Untrusted input: a parse failure is an answer for the client, not an exception for ours.
+    return Unexpected{"invalid JSON at offset " + std::to_string(e.byte) + ": " +
+                      parse_reason(e.what())};
+  }
+  if (!review.is_object()) return Unexpected{"AdmissionReview must be a JSON object"};
+  if (auto err = check_type_field(review, "apiVersion", kReviewApiVersion); !err.empty()) {
+    return Unexpected{std::move(err)};
+  }
+  if (auto err = check_type_field(review, "kind", kReviewKind); !err.empty()) {
+    return Unexpected{std::move(err)};
+  }
+  json* request = present(review, "request");
+  if (request == nullptr) return Unexpected{"request is missing"};
+  if (!request->is_object()) return Unexpected{"request must be an object"};
+  AdmissionRequest out;
+  if (auto err = decode_request(*request, out); !err.empty()) return Unexpected{std::move(err)};
+  return out;
+}
+
+std::string encode_review(std::string_view uid, const AdmissionResponse& response) {
+  const json& patch = response.patch;
+  if (!patch.is_null() && !patch.is_array()) {
+    throw std::logic_error("admission response patch must be a JSON array, got " +
+                           std::string(patch.type_name()));
+  }
+  std::string out;
+  out.reserve(256 + response.message.size());
+  out += R"({"kind":"AdmissionReview","apiVersion":"admission.k8s.io/v1","response":{"uid":)";
+  out += go_json(json(std::string(uid)));
+  out += response.allowed ? R"(,"allowed":true)" : R"(,"allowed":false)";
+  if (!response.allowed) {
+    // metav1.Status: ListMeta is a non-pointer struct, so "metadata":{} is always written;
+    // message is omitempty.
+    out += R"(,"status":{"metadata":{})";
+    if (!response.message.empty()) {
+      out += R"(,"message":)";
+      out += go_json(json(response.message));
+    }
+    out += '}';
+  }
+  if (patch.is_array() && !patch.empty()) {
+    out += R"(,"patch":")";
+    out += base64_encode(go_json(patch));
+    out += R"(","patchType":"JSONPatch")";
+  }
+  if (!response.warnings.empty()) {
+    out += R"(,"warnings":)";
+    out += go_json(json(response.warnings));
+  }
+  out += "}}";
+  return out;
+}
+
+std::string base64_encode(std::string_view bytes) {
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  std::size_t i = 0;
+  for (; i + 3 <= bytes.size(); i += 3) {
+    const unsigned v = static_cast<unsigned char>(bytes[i]) << 16 |
+                       static_cast<unsigned char>(bytes[i + 1]) << 8 |
+                       static_cast<unsigned char>(bytes[i + 2]);
+    out += kAlphabet[v >> 18 & 63];
+    out += kAlphabet[v >> 12 & 63];
+    out += kAlphabet[v >> 6 & 63];
+    out += kAlphabet[v & 63];
+  }
+  const std::size_t rest = bytes.size() - i;
+  if (rest > 0) {
+    unsigned v = static_cast<unsigned char>(bytes[i]) << 16;
+    if (rest == 2) v |= static_cast<unsigned char>(bytes[i + 1]) << 8;
+    out += kAlphabet[v >> 18 & 63];
+    out += kAlphabet[v >> 12 & 63];
+    out += rest == 2 ? kAlphabet[v >> 6 & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+}  // namespace vc::webhook::server

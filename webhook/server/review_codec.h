@@ -1,0 +1,47 @@
+#pragma once
+// The admission.k8s.io/v1 AdmissionReview wire format (spec webhook.md §2.0): decoding a request
+// body into an AdmissionRequest, and encoding an AdmissionResponse into the review the API server
+// reads, byte for byte as Volcano's Go encoder writes it:
+//
+//   {"kind":"AdmissionReview","apiVersion":"admission.k8s.io/v1","response":{"uid":"…",
+//    "allowed":false,"status":{"metadata":{},"message":"…"},"patch":"<base64>",
+//    "patchType":"JSONPatch","warnings":["…"]}}
+//
+// Thread-safety: pure functions; call from any thread.
+
+#include <string>
+#include <string_view>
+
+#include "common/api/expected.h"
+#include "webhook/admission/review.h"
+
+namespace vc::webhook::server {
+
+inline constexpr std::string_view kReviewApiVersion = "admission.k8s.io/v1";
+inline constexpr std::string_view kReviewKind = "AdmissionReview";
+// Go's encoding/json refuses documents nested deeper than this; so do we, before parsing.
+inline constexpr int kMaxJsonDepth = 10000;
+
+// Decodes a request body. The error names what is wrong, e.g. "request is missing",
+// "request.uid is missing", "apiVersion must be admission.k8s.io/v1, got \"…\"",
+// "request.name must be a string" or "invalid JSON at offset 12: …" (the offset counts the bytes
+// read when the error was found, as Go's json.SyntaxError.Offset does).
+//
+// An absent apiVersion or kind is accepted (Go fills both in from the target type); a present
+// but different one is an error. A value of `null` counts as absent, as in Go. The request's
+// `kind`, `requestKind`, `requestResource` and `options` are type-checked loosely (objects) and
+// not kept: no admit function reads them.
+api::Expected<AdmissionRequest> decode_review(std::string_view body);
+
+// Encodes the review answering the request with this uid. `status` appears only for a denial;
+// `patch` (standard base64 with padding) and `patchType` only for a non-empty patch array, so an
+// empty patch is never sent as a literal `null` (docs/compat.md). Strings are escaped as Go does
+// (<, > and & as \u003c, \u003e, \u0026; invalid UTF-8 replaced).
+// Throws std::logic_error when response.patch is neither null nor an array: a programmer error
+// in an admit function.
+std::string encode_review(std::string_view uid, const AdmissionResponse& response);
+
+// Standard base64 with padding (RFC 4648 §4), as Go's []byte fields are encoded.
+std::string base64_encode(std::string_view bytes);
+
+}  // namespace vc::webhook::server
