@@ -54,7 +54,8 @@ asan-test: asan
 test: unit-test asan-test e2e
 
 bench: build
-	@for b in $(BUILD_DIR)/common/*_bench; do echo "== $$b"; $$b --benchmark_min_time=0.5; done
+	@for b in $$(find $(BUILD_DIR) -maxdepth 2 -name '*_bench' -type f -perm -u+x | sort); do \
+	  echo "== $$b"; $$b --benchmark_min_time=0.5 || exit 1; done
 
 fmt:
 	@git ls-files '*.h' '*.cpp' | xargs -r clang-format -i
