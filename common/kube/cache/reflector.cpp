@@ -106,7 +106,10 @@ Status Reflector::list_and_replace(std::stop_token stop) {
   std::string rv;
   int pages = 0;
   while (true) {
-    auto page = client_.list(resource_, options_.namespace_, page_options);
+    // Items are transformed as they are parsed, so a page never exists as one whole JSON tree.
+    auto page = client_.list_each(resource_, options_.namespace_, page_options, [&](json&& item) {
+      if (ObjectPtr obj = transform(std::move(item))) objects.push_back(std::move(obj));
+    });
     if (!page.ok()) {
       if (page.is(ErrorKind::Gone) && !page_options.continue_token.empty()) {
         spdlog::info("reflector continue token expired, listing again resource=\"{}\" page={}",
@@ -120,12 +123,6 @@ Status Reflector::list_and_replace(std::stop_token stop) {
       return error_of(ErrorKind::Other, "list response is not a JSON object");
     }
     ++pages;
-    if (auto items = body.find("items"); items != body.end() && items->is_array()) {
-      objects.reserve(objects.size() + items->size());
-      for (json& item : *items) {
-        if (ObjectPtr obj = transform(std::move(item))) objects.push_back(std::move(obj));
-      }
-    }
     rv = metadata_string(body, "resourceVersion");
     std::string next = metadata_string(body, "continue");
     if (next.empty()) break;
