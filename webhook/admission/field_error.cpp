@@ -113,6 +113,23 @@ std::string FieldErrorList::aggregate() const {
   return "[" + fmt::format("{}", fmt::join(messages, ", ")) + "]";
 }
 
+const char* go_json_kind(const nlohmann::json& v) {
+  switch (v.type()) {
+    case nlohmann::json::value_t::string:
+      return "string";
+    case nlohmann::json::value_t::boolean:
+      return "bool";
+    case nlohmann::json::value_t::array:
+      return "array";
+    case nlohmann::json::value_t::object:
+      return "object";
+    case nlohmann::json::value_t::null:
+      return "null";
+    default:
+      return "number";
+  }
+}
+
 std::string go_json(const nlohmann::json& v) {
   // nlohmann keeps object keys sorted and escapes control characters like Go; Go additionally
   // escapes the HTML-significant <, > and & (and U+2028/U+2029, which dump() leaves as UTF-8).

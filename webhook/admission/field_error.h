@@ -82,6 +82,9 @@ class FieldErrorList {
 
 // Go's %q of a string (strconv.Quote).
 using api::go_quote;
+// What Go's encoding/json calls a JSON value in "cannot unmarshal <kind> into ...": "string",
+// "bool", "array", "object", "number" or "null".
+const char* go_json_kind(const nlohmann::json& v);
 // Go encoding/json of a value: compact, with <, > and & escaped as \u003c, \u003e, \u0026.
 std::string go_json(const nlohmann::json& v);
 

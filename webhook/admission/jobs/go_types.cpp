@@ -19,26 +19,6 @@ const GoField* GoType::field(std::string_view json_name) const {
 
 namespace {
 
-// What Go calls a JSON value in "cannot unmarshal <what> into ...".
-std::string json_kind(const json& v) {
-  switch (v.type()) {
-    case json::value_t::string:
-      return "string";
-    case json::value_t::boolean:
-      return "bool";
-    case json::value_t::array:
-      return "array";
-    case json::value_t::object:
-      return "object";
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-    case json::value_t::number_float:
-      return "number";
-    default:
-      return "null";
-  }
-}
-
 bool integer_fits(const json& v, std::int64_t lo, std::int64_t hi) {
   if (v.is_number_integer() && !v.is_number_unsigned()) {
     const auto n = v.get<std::int64_t>();
@@ -82,10 +62,10 @@ class Checker {
       case GoKind::Any:
         return;
       case GoKind::String:
-        if (!v.is_string()) mismatch(json_kind(v), type);
+        if (!v.is_string()) mismatch(go_json_kind(v), type);
         return;
       case GoKind::Bool:
-        if (!v.is_boolean()) mismatch(json_kind(v), type);
+        if (!v.is_boolean()) mismatch(go_json_kind(v), type);
         return;
       case GoKind::Int32:
         check_int(v, type, std::numeric_limits<std::int32_t>::min(),
@@ -102,14 +82,16 @@ class Checker {
       case GoKind::Duration:
         if (!v.is_string()) {
           // metav1.Duration unmarshals into a Go string first.
-          fatal_ = "json: cannot unmarshal " + json_kind(v) + " into Go value of type string";
+          fatal_ = std::string("json: cannot unmarshal ") + go_json_kind(v) +
+                   " into Go value of type string";
         } else if (auto err = go_duration_error(v.get_ref<const std::string&>())) {
           fatal_ = *err;
         }
         return;
       case GoKind::Time:
         if (!v.is_string()) {
-          fatal_ = "json: cannot unmarshal " + json_kind(v) + " into Go value of type string";
+          fatal_ = std::string("json: cannot unmarshal ") + go_json_kind(v) +
+                   " into Go value of type string";
         } else if (!api::parse_time(v.get_ref<const std::string&>())) {
           fatal_ = "parsing time " + go_quote(v.get_ref<const std::string&>()) +
                    " as \"2006-01-02T15:04:05Z07:00\": cannot parse";
@@ -117,7 +99,7 @@ class Checker {
         return;
       case GoKind::Slice:
         if (!v.is_array()) {
-          mismatch(json_kind(v), type);
+          mismatch(go_json_kind(v), type);
           return;
         }
         for (const auto& e : v) {
@@ -127,7 +109,7 @@ class Checker {
         return;
       case GoKind::Map:
         if (!v.is_object()) {
-          mismatch(json_kind(v), type);
+          mismatch(go_json_kind(v), type);
           return;
         }
         for (const auto& [_, e] : v.items()) {
@@ -143,7 +125,7 @@ class Checker {
 
   void check_int(const json& v, const GoType& type, std::int64_t lo, std::int64_t hi) {
     if (!v.is_number()) {
-      mismatch(json_kind(v), type);
+      mismatch(go_json_kind(v), type);
     } else if (v.is_number_float() || !integer_fits(v, lo, hi)) {
       mismatch("number " + v.dump(), type);
     }
@@ -161,7 +143,7 @@ class Checker {
 
   void visit_struct(const json& v, const GoType& type) {
     if (!v.is_object()) {
-      mismatch(json_kind(v), type);
+      mismatch(go_json_kind(v), type);
       return;
     }
     for (const auto& [key, child] : v.items()) {

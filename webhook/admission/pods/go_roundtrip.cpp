@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "webhook/admission/field_error.h"
+
 namespace vc::webhook::pods {
 namespace {
 
@@ -25,21 +27,6 @@ std::string short_name(const std::string& name) {
   return dot == std::string::npos ? name : name.substr(dot + 1);
 }
 
-const char* kind_of(const json& j) {
-  switch (j.type()) {
-    case json::value_t::string:
-      return "string";
-    case json::value_t::boolean:
-      return "bool";
-    case json::value_t::array:
-      return "array";
-    case json::value_t::object:
-      return "object";
-    default:
-      return "number";
-  }
-}
-
 class RoundTrip {
  public:
   json value(const json& in, const GoType& t, bool pointer) {
@@ -48,23 +35,23 @@ class RoundTrip {
       case K::Any:
         return in;
       case K::String:
-        return in.is_string() ? in : mismatch(kind_of(in), t);
+        return in.is_string() ? in : mismatch(go_json_kind(in), t);
       case K::Bool:
-        return in.is_boolean() ? in : mismatch(kind_of(in), t);
+        return in.is_boolean() ? in : mismatch(go_json_kind(in), t);
       case K::Float64:
       case K::Quantity:
-        return in.is_number() ? in : mismatch(kind_of(in), t);
+        return in.is_number() ? in : mismatch(go_json_kind(in), t);
       case K::Int32:
       case K::Int64:
         return integer(in, t);
       case K::Slice: {
-        if (!in.is_array()) return mismatch(kind_of(in), t);
+        if (!in.is_array()) return mismatch(go_json_kind(in), t);
         json out = json::array();
         for (const auto& e : in) out.push_back(value(e, *t.elem, false));
         return out;
       }
       case K::Map: {
-        if (!in.is_object()) return mismatch(kind_of(in), t);
+        if (!in.is_object()) return mismatch(go_json_kind(in), t);
         json out = json::object();
         for (const auto& [k, v] : in.items()) out[k] = value(v, *t.elem, false);
         return out;
@@ -79,7 +66,7 @@ class RoundTrip {
 
  private:
   json object(const json& in, const GoType& t) {
-    if (!in.is_object()) return mismatch(kind_of(in), t);
+    if (!in.is_object()) return mismatch(go_json_kind(in), t);
     json out = json::object();
     const std::string outer = struct_name_;
     for (const auto& field : t.fields) {
@@ -111,7 +98,7 @@ class RoundTrip {
       const auto v = in.get<std::int64_t>();
       if (!is32 || (v >= INT32_MIN && v <= INT32_MAX)) return in;
     }
-    return mismatch(in.is_number() ? "number " + in.dump() : std::string(kind_of(in)), t);
+    return mismatch(in.is_number() ? "number " + in.dump() : std::string(go_json_kind(in)), t);
   }
 
   // The zero value as Go encodes it.

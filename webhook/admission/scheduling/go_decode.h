@@ -23,6 +23,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "webhook/admission/field_error.h"
+
 #include "common/api/quantity.h"
 #include "webhook/admission/review.h"
 
@@ -95,21 +97,6 @@ inline GoTypePtr go_object_meta() {
 
 namespace detail {
 
-inline const char* go_value_kind(const nlohmann::json& j) {
-  switch (j.type()) {
-    case nlohmann::json::value_t::string:
-      return "string";
-    case nlohmann::json::value_t::boolean:
-      return "bool";
-    case nlohmann::json::value_t::array:
-      return "array";
-    case nlohmann::json::value_t::object:
-      return "object";
-    default:
-      return "number";
-  }
-}
-
 // The number as Go would quote it from the input ("1e100" rather than nlohmann's "1e+100").
 inline std::string go_number_text(const nlohmann::json& j) {
   std::string text = j.dump();
@@ -127,13 +114,13 @@ class GoDecoder {
       case K::Any:
         return true;
       case K::String:
-        if (!j.is_string()) mismatch(go_value_kind(j), t);
+        if (!j.is_string()) mismatch(go_json_kind(j), t);
         return true;
       case K::Bool:
-        if (!j.is_boolean()) mismatch(go_value_kind(j), t);
+        if (!j.is_boolean()) mismatch(go_json_kind(j), t);
         return true;
       case K::Float64:
-        if (!j.is_number()) mismatch(go_value_kind(j), t);
+        if (!j.is_number()) mismatch(go_json_kind(j), t);
         return true;
       case K::Int32:
       case K::Int64:
@@ -145,7 +132,7 @@ class GoDecoder {
         return object(j, t);
       case K::Slice:
         if (!j.is_array()) {
-          mismatch(go_value_kind(j), t);
+          mismatch(go_json_kind(j), t);
           return true;
         }
         for (std::size_t i = 0; i < j.size(); ++i) {
@@ -157,7 +144,7 @@ class GoDecoder {
         return true;
       case K::Map:
         if (!j.is_object()) {
-          mismatch(go_value_kind(j), t);
+          mismatch(go_json_kind(j), t);
           return true;
         }
         for (const auto& [key, v] : j.items()) {
@@ -176,7 +163,7 @@ class GoDecoder {
  private:
   bool object(const nlohmann::json& j, const GoType& t) {
     if (!j.is_object()) {
-      mismatch(go_value_kind(j), t);
+      mismatch(go_json_kind(j), t);
       return true;
     }
     const std::string outer = struct_name_;
@@ -197,7 +184,7 @@ class GoDecoder {
 
   void integer(const nlohmann::json& j, const GoType& t) {
     if (!j.is_number()) {
-      mismatch(go_value_kind(j), t);
+      mismatch(go_json_kind(j), t);
       return;
     }
     // nlohmann's is_number_integer() is also true for unsigned numbers: test those first.
