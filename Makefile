@@ -14,15 +14,16 @@ export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 export CCACHE_MAXSIZE ?= 5G
 
-# Exactly the Debian packages the build needs (DEVELOPERS.md), plus clang-format for `make lint`
-# and the tools the e2e cluster scripts call.
+# Exactly the Debian packages the build needs (DEVELOPERS.md), plus clang-format for `make lint`,
+# the tools the e2e cluster and bench scripts call (taskset is in util-linux), and clang-14 with
+# its sanitizer runtime for the libFuzzer targets.
 DEB_PACKAGES := build-essential cmake ninja-build pkg-config \
   libboost1.81-dev libssl-dev nlohmann-json3-dev libspdlog-dev libyaml-cpp-dev libcli11-dev \
   prometheus-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev ccache clang-format \
-  openssl curl jq procps
+  openssl curl jq procps util-linux clang-14 libclang-rt-14-dev
 
-.PHONY: deps build asan unit-test asan-test test bench fmt lint clean up \
-        cluster-binaries cluster-up cluster-down cluster-status crds e2e
+.PHONY: deps build asan unit-test asan-test test bench bench-webhook fuzz fuzz-smoke fmt lint \
+        clean up cluster-binaries cluster-up cluster-down cluster-status crds e2e
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null \
@@ -51,11 +52,24 @@ asan-test: asan
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --test-dir $(ASAN_DIR) --output-on-failure -j $(JOBS)
 
-test: unit-test asan-test e2e
+test: unit-test asan-test fuzz-smoke e2e
 
 bench: build
 	@for b in $$(find $(BUILD_DIR) -maxdepth 2 -name '*_bench' -type f -perm -u+x | sort); do \
 	  echo "== $$b"; $$b --benchmark_min_time=0.5 || exit 1; done
+
+# Ours against Volcano's vc-webhook-manager on the local cluster, same reviews, same single core.
+bench-webhook: build
+	BUILD_DIR=$(CURDIR)/$(BUILD_DIR) bench/webhook/run.sh
+
+# libFuzzer over the AdmissionReview decoder and every admit rule (clang build in build-fuzz).
+FUZZ_TIME ?= 300
+fuzz:
+	webhook/fuzz/run-fuzz.sh $(FUZZ_TIME)
+
+# The short run `make test` includes: catches crashes near the seed corpus and every regression.
+fuzz-smoke:
+	webhook/fuzz/run-fuzz.sh 30
 
 fmt:
 	@git ls-files '*.h' '*.cpp' | xargs -r clang-format -i

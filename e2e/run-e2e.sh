@@ -19,6 +19,9 @@ if ! "$cluster_dir/up.sh"; then
 fi
 
 export KUBECONFIG=$ADMIN_KUBECONFIG IMPL_WEBHOOK IMPL_CONTROLLERS
+# What tests need beyond the API: kubectl for `kubectl apply` cases, the cluster's PKI and the
+# repo root for the certificate-rotation case.
+export KUBECTL=$K8S_BIN/kubectl VC_PKI_DIR=$PKI VC_REPO=$repo
 export GOTOOLCHAIN=local GOFLAGS=-buildvcs=false
 log "running e2e (webhook=$IMPL_WEBHOOK controllers=$IMPL_CONTROLLERS)"
 start_s=$(date +%s)

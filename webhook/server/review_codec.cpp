@@ -71,6 +71,13 @@ std::string parse_reason(const char* what) {
   return std::string(colon == std::string_view::npos ? text : text.substr(colon + 2));
 }
 
+// nlohmann's what() for other errors is "[json.exception.<kind>.<id>] <why>"; keep only <why>.
+std::string exception_reason(const char* what) {
+  const std::string_view text(what);
+  const auto end = text.find("] ");
+  return std::string(end == std::string_view::npos ? text : text.substr(end + 2));
+}
+
 std::string decode_resource(json& request, GroupVersionResource& out) {
   json* resource = present(request, "resource");
   if (resource == nullptr) return {};
@@ -135,6 +142,9 @@ api::Expected<AdmissionRequest> decode_review(std::string_view body) {
     // Untrusted input: a parse failure is an answer for the client, not an exception for ours.
     return Unexpected{"invalid JSON at offset " + std::to_string(e.byte) + ": " +
                       parse_reason(e.what())};
+  } catch (const json::out_of_range& e) {
+    // Valid JSON that nlohmann cannot hold: a number beyond double's range, such as 1e309.
+    return Unexpected{"JSON number out of range: " + exception_reason(e.what())};
   }
   if (!review.is_object()) return Unexpected{"AdmissionReview must be a JSON object"};
   if (auto err = check_type_field(review, "apiVersion", kReviewApiVersion); !err.empty()) {

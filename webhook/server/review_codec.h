@@ -25,7 +25,9 @@ inline constexpr int kMaxJsonDepth = 10000;
 // Decodes a request body. The error names what is wrong, e.g. "request is missing",
 // "request.uid is missing", "apiVersion must be admission.k8s.io/v1, got \"…\"",
 // "request.name must be a string" or "invalid JSON at offset 12: …" (the offset counts the bytes
-// read when the error was found, as Go's json.SyntaxError.Offset does).
+// read when the error was found, as Go's json.SyntaxError.Offset does). A number beyond the range
+// of a double (1e309) is valid JSON that we cannot hold: "JSON number out of range: …", where Go
+// would keep the raw object and let the admit function's decoder deny it (docs/compat.md).
 //
 // An absent apiVersion or kind is accepted (Go fills both in from the target type); a present
 // but different one is an error. A value of `null` counts as absent, as in Go. The request's

@@ -120,6 +120,14 @@ TEST(DecodeReview, InvalidJsonReportsTheOffset) {
   EXPECT_EQ(error_of("").rfind("invalid JSON at offset 1: ", 0), 0u);
 }
 
+// Found by webhook/fuzz (regressions/decode_number_overflow): nlohmann throws out_of_range, not
+// parse_error, for such numbers, and the exception used to escape decode_review.
+TEST(DecodeReview, NumberBeyondDoubleRangeIsAnErrorNotAnException) {
+  EXPECT_EQ(error_of("9e990"), "JSON number out of range: number overflow parsing '9e990'");
+  EXPECT_EQ(error_of(R"({"request":{"uid":"u","object":{"spec":{"replicas":-1e309}}}})"),
+            "JSON number out of range: number overflow parsing '-1e309'");
+}
+
 TEST(DecodeReview, NestingBeyondGoLimitIsRejectedBeforeParsing) {
   const std::string deep = std::string(20000, '[') + std::string(20000, ']');
   EXPECT_EQ(error_of(deep), "invalid JSON: exceeded max depth of 10000");

@@ -1,0 +1,38 @@
+#pragma once
+// Go's strconv and time.Duration text formats, as pflag and klog parse and print flag values.
+// Errors carry Go's exact text, e.g. `strconv.ParseInt: parsing "abc": invalid syntax`, because
+// pflag puts that text into `invalid argument "abc" for "--port" flag: ...`.
+//
+// Thread-safety: pure functions.
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common/api/expected.h"
+
+namespace vc::flags {
+
+// strconv.ParseInt(s, 0, bits): optional sign, base prefix 0x/0o/0b or a leading 0 (octal),
+// underscores between digits.
+api::Expected<std::int64_t> parse_int(std::string_view s, int bits = 64);
+// strconv.ParseUint(s, 0, bits): as parse_int without a sign.
+api::Expected<std::uint64_t> parse_uint(std::string_view s, int bits = 64);
+// strconv.ParseInt(s, 10, bits): decimal only, as klog parses -v.
+api::Expected<std::int64_t> parse_decimal_int(std::string_view s, int bits = 64);
+// strconv.ParseFloat(s, bits) with bits 32 or 64: decimal and hex floats, "inf", "nan".
+api::Expected<double> parse_float(std::string_view s, int bits = 64);
+// strconv.ParseBool: 1 t T TRUE true True / 0 f F FALSE false False.
+api::Expected<bool> parse_bool(std::string_view s);
+
+// strconv.FormatFloat(v, 'g', -1, bits): the shortest text that reads back as v ("50",
+// "0.5", "1e+06").
+std::string format_float(double v, int bits = 64);
+
+// time.ParseDuration: "300ms", "-1.5h", "1h30m", "2us"; units ns, us (µs, μs), ms, s, m, h.
+api::Expected<std::chrono::nanoseconds> parse_duration(std::string_view s);
+// time.Duration.String: "0s", "1.5s", "1m30s", "1h0m0s", "500ms", "2µs".
+std::string format_duration(std::chrono::nanoseconds d);
+
+}  // namespace vc::flags

@@ -1,0 +1,143 @@
+package tests
+
+import (
+	"fmt"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	schedulingv1beta1 "volcano.sh/apis/pkg/apis/scheduling/v1beta1"
+
+	"vc-cpp.local/e2e/tests/framework"
+)
+
+// namespaceQueueAnnotation names a namespace's default queue for PodGroups (spec/webhook.md §2.3).
+const namespaceQueueAnnotation = "scheduling.volcano.sh/queue-name"
+
+func newPodGroup(ns, name, queue string) *schedulingv1beta1.PodGroup {
+	return &schedulingv1beta1.PodGroup{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
+		Spec:       schedulingv1beta1.PodGroupSpec{MinMember: 1, Queue: queue},
+	}
+}
+
+// TestWebhookPodGroups: /podgroups/mutate takes the queue of a PodGroup that names none (or
+// "default") from its namespace's annotation, and /podgroups/validate refuses PodGroups whose
+// queue is missing or not Open, or whose network topology sets both tier fields
+// (spec/webhook.md §2.3, §2.4). Admitted PodGroups are dry runs; denied ones are real creates
+// that store nothing.
+func TestWebhookPodGroups(t *testing.T) {
+	f := framework.New(t, "e2e-wh-pg")
+	pgs := f.Volcano.SchedulingV1beta1().PodGroups(f.Namespace)
+	f.WaitQueueOpen("default")
+	annotated, other, closed := "e2e-wh-pgns-"+f.Suffix, "e2e-wh-pgother-"+f.Suffix, "e2e-wh-pgclosed-"+f.Suffix
+	f.CreateQueue(annotated, 1)
+	f.CreateQueue(other, 1)
+	f.CreateQueue(closed, 1)
+	f.CloseQueue(t, closed)
+	missing := "e2e-wh-pgmissing-" + f.Suffix
+
+	annotate := func(t *testing.T, queue string) {
+		t.Helper()
+		patch := fmt.Sprintf(`{"metadata":{"annotations":{%q:%q}}}`, namespaceQueueAnnotation, queue)
+		if _, err := f.Kube.CoreV1().Namespaces().Patch(t.Context(), f.Namespace, types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
+			t.Fatalf("annotate namespace: %v", err)
+		}
+	}
+	queueOf := func(t *testing.T, pg *schedulingv1beta1.PodGroup) string {
+		t.Helper()
+		got, err := pgs.Create(t.Context(), pg, framework.DryRunCreate())
+		if err != nil {
+			t.Fatalf("dry-run create: %v", err)
+		}
+		return got.Spec.Queue
+	}
+
+	t.Run("no queue and no namespace annotation: default", func(t *testing.T) {
+		if q := queueOf(t, newPodGroup(f.Namespace, "plain", "")); q != "default" {
+			t.Errorf("queue %q, want default", q)
+		}
+	})
+
+	// The webhook reads the annotation with a live GET of the namespace; when it may not, it
+	// admits the PodGroup unchanged. The cluster's RBAC (Volcano's development manifest) does
+	// not grant that GET, so this is what users of such a set-up see.
+	t.Run("namespace annotation the webhook may not read: unchanged", func(t *testing.T) {
+		allowed, err := f.AdmissionCanGetNamespace(f.Namespace)
+		if err != nil {
+			t.Fatalf("SubjectAccessReview: %v", err)
+		}
+		if allowed {
+			t.Skip("the webhook's identity may read namespaces in this cluster")
+		}
+		annotate(t, annotated)
+		if q := queueOf(t, newPodGroup(f.Namespace, "unread", "")); q != "default" {
+			t.Errorf("queue %q, want default (the namespace could not be read)", q)
+		}
+	})
+
+	f.GrantAdmissionNamespaceGet(t)
+	annotate(t, annotated)
+	defaults := []struct {
+		name, queue, want string
+	}{
+		{"no queue: the namespace's queue", "", annotated},
+		{"queue default: the namespace's queue", "default", annotated},
+		{"another queue: kept", other, other},
+	}
+	for _, tc := range defaults {
+		t.Run(tc.name, func(t *testing.T) {
+			if q := queueOf(t, newPodGroup(f.Namespace, "annotated", tc.queue)); q != tc.want {
+				t.Errorf("queue %q, want %q", q, tc.want)
+			}
+		})
+	}
+
+	closedMsg := fmt.Sprintf("can only submit PodGroup to queue with state `Open`, queue `%s` status is `Closed`. ", closed)
+	topologyMsg := "must not specify 'highestTierAllowed' and 'highestTierName' in networkTopology simultaneously."
+	bothTiers := func() *schedulingv1beta1.NetworkTopologySpec {
+		return &schedulingv1beta1.NetworkTopologySpec{
+			Mode: schedulingv1beta1.HardNetworkTopologyMode, HighestTierAllowed: intp(1), HighestTierName: "tier1"}
+	}
+	denials := []struct {
+		name  string
+		pg    *schedulingv1beta1.PodGroup
+		setup func(t *testing.T)
+		parts []string
+	}{
+		{name: "queue that does not exist", pg: newPodGroup(f.Namespace, "missing", missing),
+			parts: []string{fmt.Sprintf(`unable to find queue: queue.scheduling.volcano.sh %q not found`, missing)}},
+		{name: "closed queue", pg: newPodGroup(f.Namespace, "closed", closed), parts: []string{closedMsg}},
+		{name: "closed queue taken from the namespace", pg: newPodGroup(f.Namespace, "closed-ns", ""),
+			setup: func(t *testing.T) { annotate(t, closed) }, parts: []string{closedMsg}},
+		{name: "network topology with both tier fields", pg: func() *schedulingv1beta1.PodGroup {
+			pg := newPodGroup(f.Namespace, "topology", other)
+			pg.Spec.NetworkTopology = bothTiers()
+			return pg
+		}(), parts: []string{topologyMsg}},
+		{name: "subgroup network topology with both tier fields", pg: func() *schedulingv1beta1.PodGroup {
+			pg := newPodGroup(f.Namespace, "subgroup", other)
+			pg.Spec.SubGroupPolicy = []schedulingv1beta1.SubGroupPolicySpec{{Name: "sg", NetworkTopology: bothTiers()}}
+			return pg
+		}(), parts: []string{"in subGroupPolicy 'sg': " + topologyMsg}},
+		{name: "closed queue and topology: both messages, unseparated", pg: func() *schedulingv1beta1.PodGroup {
+			pg := newPodGroup(f.Namespace, "closed-topology", closed)
+			pg.Spec.NetworkTopology = bothTiers()
+			return pg
+		}(), parts: []string{closedMsg + topologyMsg}},
+	}
+	for _, tc := range denials {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.setup != nil {
+				tc.setup(t)
+			}
+			framework.WaitDenied(t, "the webhook to see the queue set-up", func() error {
+				_, err := pgs.Create(t.Context(), tc.pg, framework.DryRunCreate())
+				return err
+			}, framework.WebhookValidatePodGroup, tc.parts...)
+			_, err := pgs.Create(t.Context(), tc.pg, metav1.CreateOptions{})
+			framework.ExpectDenied(t, err, framework.WebhookValidatePodGroup, tc.parts...)
+			expectPodGroupAbsent(t, f, tc.pg.Name)
+		})
+	}
+}

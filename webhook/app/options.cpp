@@ -1,0 +1,149 @@
+#include "webhook/app/options.h"
+
+#include <set>
+
+#include "common/api/label_validation.h"
+#include "common/flags/flag_set.h"
+#include "webhook/app/endpoints.h"
+
+namespace vc::webhook::app {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  const auto first = s.find_first_not_of(" \t\n\v\f\r");
+  if (first == std::string_view::npos) return {};
+  const auto last = s.find_last_not_of(" \t\n\v\f\r");
+  return s.substr(first, last - first + 1);
+}
+
+void add_flags(flags::FlagSet& fs, WebhookOptions& o) {
+  fs.string_var("master", &o.master,
+                "URL of the Kubernetes API server; overrides the server in --kubeconfig.");
+  fs.string_var("kubeconfig", &o.kubeconfig,
+                "Path to a kubeconfig file. Without it and --master the in-cluster service "
+                "account is used.");
+  fs.string_var("tls-cert-file", &o.tls_cert_file,
+                "PEM certificate served over HTTPS; CA certificates may follow the server's.");
+  fs.string_var("tls-private-key-file", &o.tls_private_key_file,
+                "PEM private key of --tls-cert-file.");
+  fs.string_var("listen-address", &o.listen_address,
+                "Host or IP to bind the admission server to; empty means every interface.");
+  fs.int_var("port", &o.port, "Port of the admission server.");
+  fs.bool_var("version", &o.version, "Print the version and exit.");
+  fs.float32_var("kube-api-qps", &o.kube_api_qps,
+                 "Requests per second to the Kubernetes API server.");
+  fs.int_var("kube-api-burst", &o.kube_api_burst,
+             "Requests allowed in a burst above --kube-api-qps.");
+  fs.string_var("ca-cert-file", &o.ca_cert_file,
+                "PEM CA certificate written into the webhook configurations' caBundle.");
+  fs.string_var("webhook-namespace", &o.webhook_namespace, "Namespace of the webhook Service.");
+  fs.string_var("webhook-service-name", &o.webhook_service_name, "Name of the webhook Service.");
+  fs.string_var("webhook-url", &o.webhook_url,
+                "URL of the webhook when it is not reached through a Service.");
+  fs.string_var("enabled-admission", &o.enabled_admission,
+                "Comma-separated admission paths to serve; each needs its webhook "
+                "configuration to exist.");
+  fs.string_array_var("scheduler-name", &o.scheduler_names,
+                      "Scheduler name(s) whose pods and jobs Volcano handles; repeat the flag "
+                      "for several.");
+  fs.string_var("admission-conf", &o.admission_conf,
+                "Pod admission configuration file (resource groups); re-read when it changes.");
+  fs.bool_var("enable-healthz", &o.enable_healthz,
+              "Serve /healthz, /readyz and /metrics on --healthz-address.");
+  fs.string_var("healthz-address", &o.healthz_address, "Address of the health server.");
+  fs.duration_var("graceful-shutdown-time", &o.graceful_shutdown_time,
+                  "How long reviews in flight may take to finish after SIGTERM.");
+  fs.bool_var("enable-queue-allocated-pods-check", &o.enable_queue_allocated_pods_check,
+              "Deny deleting a queue that still has allocated pods.");
+  fs.int_var("max-queue-depth", &o.max_queue_depth, "Deepest allowed queue hierarchy.");
+  fs.bool_var("enable-root-queue-protection", &o.enable_root_queue_protection,
+              "Deny changes to the root queue's capability, deserved and guarantee.");
+  fs.var("feature-gates", o.feature_gates.flag_value(),
+         "Feature gates, key=value pairs: Volcano's (SchedulingGatesQueueAdmission=false, "
+         "CSIStorage=false, CronVolcanoJobSupport=true, PodDisruptionBudgetsSupport=true, "
+         "PriorityClass=true, QueueCommandSync=true, ResourceTopology=true, "
+         "VolcanoJobSupport=true, WorkLoadSupport=true), AllAlpha, AllBeta, and every "
+         "Kubernetes v1.35 gate; of those only PodLevelResources is read (default: on for "
+         "clusters from v1.34).");
+  flags::add_klog_flags(fs, o.klog);
+  fs.string_var("log-format", &o.log_format, "Log line format: text or json.");
+  fs.int_var("webhook-threads", &o.webhook_threads,
+             "Threads running admission reviews; 0 means one per core, at least two.");
+}
+
+}  // namespace
+
+std::vector<flags::FeatureSpec> WebhookOptions::default_feature_gates() {
+  auto gates = flags::volcano_feature_gates();
+  // Beta and on by default since Kubernetes v1.34 (the version our Kubernetes libraries match);
+  // run() moves the default to the cluster's version.
+  gates.push_back({kPodLevelResources, true, flags::Stage::Beta});
+  return gates;
+}
+
+api::Expected<ParsedCommandLine> parse_command_line(const std::vector<std::string>& args) {
+  ParsedCommandLine out;
+  flags::FlagSet fs("vc-webhook-manager");
+  add_flags(fs, out.options);
+  auto parsed = fs.parse(args);
+  if (!parsed) return api::Unexpected{parsed.error()};
+  out.args = std::move(parsed->args);
+  out.warnings = std::move(parsed->warnings);
+  out.help = parsed->help;
+  out.usage = fs.usage();
+  for (const auto& [name, value] : fs.values()) {
+    out.flag_lines.push_back("FLAG: --" + name + "=" + api::go_quote(value));
+  }
+  return out;
+}
+
+std::string check_port(const WebhookOptions& o) {
+  if (o.port < 1 || o.port > 65535) {
+    return "Configured port is invalid: the port should be in the range of 1 and 65535";
+  }
+  return {};
+}
+
+std::vector<std::string> enabled_paths(const std::string& enabled_admission) {
+  std::vector<std::string> out;
+  const std::string_view all = trim(enabled_admission);
+  if (all.empty()) return out;
+  size_t start = 0;
+  while (start <= all.size()) {
+    const size_t comma = std::min(all.find(',', start), all.size());
+    const std::string_view entry = trim(all.substr(start, comma - start));
+    start = comma + 1;
+    if (!entry.empty()) out.emplace_back(entry);
+  }
+  return out;
+}
+
+std::vector<std::string> validate(const WebhookOptions& o) {
+  std::vector<std::string> errors;
+  if (o.webhook_url.empty() && o.webhook_namespace.empty() && o.webhook_service_name.empty()) {
+    errors.emplace_back(
+        "failed to start webhooks as both 'url' and 'namespace/name' of webhook are empty");
+  }
+  std::set<std::string> served;
+  for (const auto& endpoint : all_endpoints()) served.insert(endpoint.path);
+  for (const auto& path : enabled_paths(o.enabled_admission)) {
+    if (!served.contains(path)) {
+      errors.push_back("enabled admission " + path + " not found on the admission registered map");
+    }
+  }
+  if (o.log_format != "text" && o.log_format != "json") {
+    errors.push_back("invalid --log-format " + api::go_quote(o.log_format) +
+                     ": want \"text\" or \"json\"");
+  }
+  if (o.webhook_threads < 0) {
+    errors.push_back("invalid --webhook-threads " + std::to_string(o.webhook_threads) +
+                     ": must be 0 (one per core) or more");
+  }
+  if (o.graceful_shutdown_time.count() < 0) {
+    errors.emplace_back("invalid --graceful-shutdown-time: must not be negative");
+  }
+  if (o.kube_api_burst < 0) errors.emplace_back("invalid --kube-api-burst: must not be negative");
+  return errors;
+}
+
+}  // namespace vc::webhook::app

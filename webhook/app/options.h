@@ -1,0 +1,90 @@
+#pragma once
+// The command line of vc-webhook-manager (spec webhook.md §4.1): every flag of Volcano's binary
+// with its default, klog's flags, --feature-gates, and ours (--log-format, --webhook-threads).
+//
+//   auto parsed = parse_command_line({"--port=8443", "--enabled-admission=/jobs/mutate"});
+//   if (!parsed) { print parsed.error(); exit 2 }      // pflag's message
+//   if (parsed->help) { print parsed->usage; exit 0 }
+//   if (auto errors = validate(parsed->options); !errors.empty()) ...
+//
+// Thread-safety: pure functions; call at start-up.
+
+#include <chrono>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/api/expected.h"
+#include "common/flags/feature_gates.h"
+#include "common/flags/klog_flags.h"
+
+namespace vc::webhook::app {
+
+// Volcano's binary default; Helm passes its own list (spec §1.1).
+inline constexpr const char* kDefaultEnabledAdmission =
+    "/jobs/mutate,/jobs/validate,/podgroups/mutate,/pods/validate,/pods/mutate,/queues/mutate,"
+    "/queues/validate";
+
+inline constexpr const char* kSchedulingGatesQueueAdmission = "SchedulingGatesQueueAdmission";
+inline constexpr const char* kPodLevelResources = "PodLevelResources";
+
+struct WebhookOptions {
+  std::string master;
+  std::string kubeconfig;
+  double kube_api_qps = 50;  // float32 in Volcano
+  int kube_api_burst = 100;
+  std::string tls_cert_file;
+  std::string tls_private_key_file;
+  std::string ca_cert_file;
+  std::string listen_address;
+  int port = 8443;
+  bool version = false;
+  std::string webhook_namespace;
+  std::string webhook_service_name;
+  std::string webhook_url;
+  std::string enabled_admission = kDefaultEnabledAdmission;
+  std::vector<std::string> scheduler_names{"volcano"};
+  std::string admission_conf;
+  bool enable_healthz = false;
+  std::string healthz_address = ":11251";
+  std::chrono::nanoseconds graceful_shutdown_time = std::chrono::seconds(30);
+  bool enable_queue_allocated_pods_check = false;
+  int max_queue_depth = 5;
+  bool enable_root_queue_protection = true;
+  // Volcano's gates plus PodLevelResources, whose default follows the cluster version (§4.2d).
+  flags::FeatureGates feature_gates{default_feature_gates()};
+  flags::KlogOptions klog;
+  // Ours.
+  std::string log_format = "text";  // text | json
+  int webhook_threads = 0;          // admission workers; 0 = one per core (at least two)
+
+  static std::vector<flags::FeatureSpec> default_feature_gates();
+};
+
+struct ParsedCommandLine {
+  WebhookOptions options;
+  std::vector<std::string> args;      // positional arguments (Helm passes "2>&1"), ignored
+  std::vector<std::string> warnings;  // deprecated flags used
+  // Every flag as "FLAG: --name=\"value\"", sorted by name, as Volcano logs them at V(1).
+  std::vector<std::string> flag_lines;
+  bool help = false;
+  std::string usage;  // the --help text
+};
+
+// Parses args (without the program name). The error is pflag's text, e.g. "unknown flag: --x".
+api::Expected<ParsedCommandLine> parse_command_line(const std::vector<std::string>& args);
+
+// The port check Volcano's main makes before anything else; "" when the port is fine, else
+// "Configured port is invalid: the port should be in the range of 1 and 65535".
+std::string check_port(const WebhookOptions& options);
+
+// The remaining start-up checks, each message as Volcano words it where Volcano has it:
+// all three webhook flags empty, an --enabled-admission path that no endpoint serves, a
+// --log-format other than text/json, negative --webhook-threads or --graceful-shutdown-time.
+std::vector<std::string> validate(const WebhookOptions& options);
+
+// --enabled-admission as Volcano reads it: trimmed, split on ',', entries trimmed, empty entries
+// skipped.
+std::vector<std::string> enabled_paths(const std::string& enabled_admission);
+
+}  // namespace vc::webhook::app

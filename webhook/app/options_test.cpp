@@ -1,0 +1,218 @@
+#include "webhook/app/options.h"
+
+#include <algorithm>
+
+#include <gtest/gtest.h>
+
+namespace vc::webhook::app {
+namespace {
+
+using namespace std::chrono_literals;
+
+WebhookOptions parse_ok(const std::vector<std::string>& args) {
+  auto parsed = parse_command_line(args);
+  EXPECT_TRUE(parsed.ok()) << parsed.error();
+  return parsed ? parsed->options : WebhookOptions{};
+}
+
+TEST(Options, DefaultsMatchVolcano) {
+  const WebhookOptions o = parse_ok({});
+  EXPECT_EQ(o.master, "");
+  EXPECT_EQ(o.kubeconfig, "");
+  EXPECT_EQ(o.kube_api_qps, 50);
+  EXPECT_EQ(o.kube_api_burst, 100);
+  EXPECT_EQ(o.port, 8443);
+  EXPECT_EQ(o.listen_address, "");
+  EXPECT_EQ(o.enabled_admission,
+            "/jobs/mutate,/jobs/validate,/podgroups/mutate,/pods/validate,/pods/mutate,"
+            "/queues/mutate,/queues/validate");
+  EXPECT_EQ(o.scheduler_names, std::vector<std::string>{"volcano"});
+  EXPECT_FALSE(o.enable_healthz);
+  EXPECT_EQ(o.healthz_address, ":11251");
+  EXPECT_EQ(o.graceful_shutdown_time, 30s);
+  EXPECT_FALSE(o.enable_queue_allocated_pods_check);
+  EXPECT_EQ(o.max_queue_depth, 5);
+  EXPECT_TRUE(o.enable_root_queue_protection);
+  EXPECT_FALSE(o.feature_gates.enabled(kSchedulingGatesQueueAdmission));
+  EXPECT_TRUE(o.feature_gates.enabled(kPodLevelResources));
+  EXPECT_EQ(o.klog.v, 0);
+  EXPECT_TRUE(o.klog.logtostderr);
+  EXPECT_EQ(o.log_format, "text");
+  EXPECT_EQ(o.webhook_threads, 0);
+}
+
+TEST(Options, AcceptsTheHelmDeploymentCommandLineVerbatim) {
+  auto parsed = parse_command_line(
+      {"--enabled-admission=/jobs/mutate,/jobs/validate,/podgroups/validate,/queues/mutate,"
+       "/queues/validate,/hypernodes/validate,/cronjobs/validate",
+       "--tls-cert-file=/admission.local.config/certificates/tls.crt",
+       "--tls-private-key-file=/admission.local.config/certificates/tls.key",
+       "--ca-cert-file=/admission.local.config/certificates/ca.crt",
+       "--admission-conf=/admission.local.config/configmap/volcano-admission.conf",
+       "--webhook-namespace=volcano-system", "--webhook-service-name=volcano-admission-service",
+       "--scheduler-name=volcano", "--scheduler-name=kube-batch",
+       "--feature-gates=SchedulingGatesQueueAdmission=true", "--enable-healthz=true",
+       "--logtostderr", "--port=8443", "-v=4", "2>&1"});
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  const WebhookOptions& o = parsed->options;
+  EXPECT_EQ(parsed->args, std::vector<std::string>{"2>&1"});
+  EXPECT_EQ(o.tls_cert_file, "/admission.local.config/certificates/tls.crt");
+  EXPECT_EQ(o.webhook_namespace, "volcano-system");
+  EXPECT_EQ(o.scheduler_names, (std::vector<std::string>{"volcano", "kube-batch"}));
+  EXPECT_TRUE(o.feature_gates.enabled(kSchedulingGatesQueueAdmission));
+  EXPECT_TRUE(o.enable_healthz);
+  EXPECT_EQ(o.klog.v, 4);
+  EXPECT_TRUE(validate(o).empty());
+}
+
+TEST(Options, KlogAndOurOwnFlagsParse) {
+  const WebhookOptions o = parse_ok(
+      {"--v=2", "--vmodule=x=1", "--log_dir=/tmp", "--log-file=/tmp/f", "--stderrthreshold=ERROR",
+       "--alsologtostderr", "--log-flush-frequency=10s", "--log-format=json", "--webhook-threads=4",
+       "--graceful-shutdown-time=2s", "--kube-api-qps=12.5", "--kube-api-burst=7"});
+  EXPECT_EQ(o.klog.v, 2);
+  EXPECT_EQ(o.klog.log_dir, "/tmp");
+  EXPECT_EQ(o.klog.log_flush_frequency, 10s);
+  EXPECT_EQ(o.log_format, "json");
+  EXPECT_EQ(o.webhook_threads, 4);
+  EXPECT_EQ(o.graceful_shutdown_time, 2s);
+  EXPECT_EQ(o.kube_api_qps, 12.5);
+  EXPECT_EQ(o.kube_api_burst, 7);
+}
+
+TEST(Options, FlagErrorsUsePflagTexts) {
+  EXPECT_EQ(parse_command_line({"--nope"}).error(), "unknown flag: --nope");
+  EXPECT_EQ(parse_command_line({"--port=abc"}).error(),
+            "invalid argument \"abc\" for \"--port\" flag: strconv.ParseInt: parsing \"abc\": "
+            "invalid syntax");
+  EXPECT_EQ(parse_command_line({"--feature-gates=Bogus=true"}).error(),
+            "invalid argument \"Bogus=true\" for \"--feature-gates\" flag: unrecognized feature "
+            "gate: Bogus");
+}
+
+TEST(Options, KubernetesFeatureGatesAreAccepted) {
+  const WebhookOptions o =
+      parse_ok({"--feature-gates=PodLevelResources=false,WatchListClient=true"});
+  EXPECT_FALSE(o.feature_gates.enabled(kPodLevelResources));
+  EXPECT_TRUE(o.feature_gates.explicitly_set(kPodLevelResources));
+}
+
+TEST(Options, VersionAndHelpAreReported) {
+  EXPECT_TRUE(parse_ok({"--version"}).version);
+  auto help = parse_command_line({"--help"});
+  ASSERT_TRUE(help.ok());
+  EXPECT_TRUE(help->help);
+  for (const char* flag : {"--master",
+                           "--kubeconfig",
+                           "--kube-api-qps",
+                           "--kube-api-burst",
+                           "--tls-cert-file",
+                           "--tls-private-key-file",
+                           "--ca-cert-file",
+                           "--listen-address",
+                           "--port",
+                           "--version",
+                           "--webhook-namespace",
+                           "--webhook-service-name",
+                           "--webhook-url",
+                           "--enabled-admission",
+                           "--scheduler-name",
+                           "--admission-conf",
+                           "--enable-healthz",
+                           "--healthz-address",
+                           "--graceful-shutdown-time",
+                           "--enable-queue-allocated-pods-check",
+                           "--max-queue-depth",
+                           "--enable-root-queue-protection",
+                           "--feature-gates",
+                           "--log-flush-frequency",
+                           "-v, --v",
+                           "--vmodule",
+                           "--logtostderr",
+                           "--log-dir",
+                           "--log-file",
+                           "--stderrthreshold",
+                           "--alsologtostderr",
+                           "--log-format",
+                           "--webhook-threads"}) {
+    EXPECT_NE(help->usage.find(std::string(flag) + " "), std::string::npos) << flag;
+  }
+  EXPECT_NE(help->usage.find("(default \":11251\")"), std::string::npos);
+  EXPECT_NE(help->usage.find("(default 30s)"), std::string::npos);
+}
+
+TEST(Options, FlagLinesListEveryFlagAsVolcanoLogsThem) {
+  auto parsed = parse_command_line({"--port=9443", "--scheduler-name=a"});
+  ASSERT_TRUE(parsed.ok());
+  const auto& lines = parsed->flag_lines;
+  // Sorted by flag name, as pflag visits them.
+  const auto pos = [&](const std::string& prefix) {
+    return std::find_if(lines.begin(), lines.end(),
+                        [&](const std::string& l) { return l.starts_with(prefix); }) -
+           lines.begin();
+  };
+  EXPECT_LT(pos("FLAG: --admission-conf="), pos("FLAG: --ca-cert-file="));
+  EXPECT_LT(pos("FLAG: --log-file="), pos("FLAG: --log-file-max-size="));
+  auto has = [&](const std::string& l) {
+    return std::find(lines.begin(), lines.end(), l) != lines.end();
+  };
+  EXPECT_TRUE(has("FLAG: --port=\"9443\""));
+  EXPECT_TRUE(has("FLAG: --scheduler-name=\"[a]\""));
+  EXPECT_TRUE(has("FLAG: --kube-api-qps=\"50\""));
+  EXPECT_TRUE(has("FLAG: --graceful-shutdown-time=\"30s\""));
+  EXPECT_TRUE(has("FLAG: --log-dir=\"\""));
+  EXPECT_TRUE(has("FLAG: --v=\"0\""));
+}
+
+TEST(Options, PortOutsideTheRangeIsVolcanosFatalMessage) {
+  WebhookOptions o;
+  EXPECT_EQ(check_port(o), "");
+  for (int port : {0, -1, 65536}) {
+    o.port = port;
+    EXPECT_EQ(check_port(o),
+              "Configured port is invalid: the port should be in the range of 1 and 65535");
+  }
+  o.port = 65535;
+  EXPECT_EQ(check_port(o), "");
+}
+
+TEST(Options, AllThreeWebhookFlagsEmptyIsAnError) {
+  WebhookOptions o;
+  EXPECT_EQ(validate(o), std::vector<std::string>{
+                             "failed to start webhooks as both 'url' and 'namespace/name' of "
+                             "webhook are empty"});
+  o.webhook_url = "https://x";
+  EXPECT_TRUE(validate(o).empty());
+  o.webhook_url.clear();
+  o.webhook_service_name = "svc";  // any one of the three is enough, as in Volcano
+  EXPECT_TRUE(validate(o).empty());
+}
+
+TEST(Options, UnknownEnabledAdmissionPathIsNamed) {
+  WebhookOptions o;
+  o.webhook_url = "https://x";
+  o.enabled_admission = "/jobs/mutate, /jobs/explode ,/pods/validate";
+  EXPECT_EQ(validate(o),
+            std::vector<std::string>{"enabled admission /jobs/explode not found on the admission "
+                                     "registered map"});
+}
+
+TEST(Options, OurFlagsAreValidated) {
+  WebhookOptions o;
+  o.webhook_url = "https://x";
+  o.log_format = "xml";
+  o.webhook_threads = -1;
+  const auto errors = validate(o);
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_EQ(errors[0], "invalid --log-format \"xml\": want \"text\" or \"json\"");
+  EXPECT_NE(errors[1].find("--webhook-threads"), std::string::npos);
+}
+
+TEST(EnabledPaths, TrimsSplitsAndSkipsEmptyEntries) {
+  EXPECT_TRUE(enabled_paths("").empty());
+  EXPECT_TRUE(enabled_paths("  ").empty());
+  EXPECT_EQ(enabled_paths(" /a , ,/b,"), (std::vector<std::string>{"/a", "/b"}));
+}
+
+}  // namespace
+}  // namespace vc::webhook::app
