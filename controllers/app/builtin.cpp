@@ -1,0 +1,16 @@
+#include "controllers/app/builtin.h"
+
+#include "controllers/garbagecollector/gc_controller.h"
+#include "controllers/podgroup/podgroup_controller.h"
+#include "controllers/queue/queue_controller.h"
+
+namespace vc::controllers::app {
+
+void register_builtin_controllers(ControllerRegistry& registry) {
+  // Lambdas, not function names: a controller may overload its factory with test seams.
+  registry.add("queue-controller", [] { return queue::make_queue_controller(); });
+  registry.add("pg-controller", [] { return podgroup::make_podgroup_controller(); });
+  registry.add("gc-controller", [] { return gc::make_gc_controller(); });
+}
+
+}  // namespace vc::controllers::app

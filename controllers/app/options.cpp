@@ -1,0 +1,238 @@
+#include "controllers/app/options.h"
+
+#include <algorithm>
+#include <set>
+
+#include "common/api/label_validation.h"
+#include "common/flags/flag_set.h"
+#include "common/flags/go_strconv.h"
+#include "controllers/framework/gates.h"
+#include "controllers/framework/registry.h"
+
+namespace vc::controllers::app {
+namespace {
+
+using std::chrono::nanoseconds;
+
+std::string go_slice(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (size_t i = 0; i < items.size(); ++i) out += (i ? " " : "") + items[i];
+  return out + "]";
+}
+
+void add_volcano_flags(flags::FlagSet& fs, ControllerManagerOptions& o) {
+  ControllerOptions& c = o.controller;
+  fs.string_var("master", &o.master,
+                "The address of the Kubernetes API server (overrides any value in kubeconfig)");
+  fs.string_var("kubeconfig", &o.kubeconfig,
+                "Path to kubeconfig file with authorization and master location information.");
+  fs.string_var("ca-cert-file", &o.ca_cert_file, "File containing the x509 Certificate for HTTPS.");
+  fs.string_var("tls-cert-file", &o.tls_cert_file,
+                "File containing the default x509 Certificate for HTTPS. (CA cert, if any, "
+                "concatenated after server cert).");
+  fs.string_var("tls-private-key-file", &o.tls_private_key_file,
+                "File containing the default x509 private key matching --tls-cert-file.");
+  fs.string_var("lock-object-namespace", &o.lock_object_namespace,
+                "Define the namespace of the lock object; it is volcano-system by default.");
+  fs.deprecate("lock-object-namespace",
+               "This flag is deprecated and will be removed in a future release. Please use "
+               "--leader-elect-resource-namespace instead.");
+  fs.float32_var("kube-api-qps", &o.kube_api_qps,
+                 "QPS to use while talking with kubernetes apiserver");
+  fs.int_var("kube-api-burst", &o.kube_api_burst,
+             "Burst to use while talking with kubernetes apiserver");
+  fs.bool_var("version", &o.version, "Show version and quit");
+  fs.uint32_var("worker-threads", &c.worker_threads,
+                "The number of threads syncing job operations concurrently. Larger number = faster "
+                "job updating, but more CPU load.");
+  fs.uint32_var("worker-threads-for-cronjob", &c.worker_threads_for_cronjob,
+                "The number of threads syncing cronjob operations. The larger the number, the "
+                "faster the cronjob processing, but requires more CPU load.");
+  fs.string_array_var(
+      "scheduler-name", &c.scheduler_names,
+      "Volcano will handle pods whose .spec.SchedulerName is same as scheduler-name");
+  fs.int_var("max-requeue-num", &c.max_requeue_num,
+             "The number of times a job, queue or command will be requeued before it is dropped "
+             "out of the queue; negative means unlimited");
+  fs.string_var("healthz-address", &o.healthz_address,
+                "The address to listen on for the health check server.");
+  fs.bool_var("enable-healthz", &o.enable_healthz,
+              "Enable the health check; it is false by default");
+  fs.bool_var("enable-metrics", &o.enable_metrics,
+              "Enable the metrics function; it is false by default");
+  fs.string_var("listen-address", &o.listen_address, "The address to listen on for HTTP requests.");
+  fs.bool_var("inherit-owner-annotations", &c.inherit_owner_annotations,
+              "Enable inherit owner annotations for pods when create podgroup; it is enabled by "
+              "default");
+  fs.uint32_var("worker-threads-for-podgroup", &c.worker_threads_for_podgroup,
+                "The number of threads syncing podgroup operations. The larger the number, the "
+                "faster the podgroup processing, but requires more CPU load.");
+  fs.uint32_var("worker-threads-for-gc", &c.worker_threads_for_gc,
+                "The number of threads for recycling jobs. The larger the number, the faster the "
+                "job recycling, but requires more CPU load.");
+  fs.uint32_var("worker-threads-for-queue", &c.worker_threads_for_queue,
+                "The number of threads syncing queue operations. The larger the number, the faster "
+                "the queue processing, but requires more CPU load.");
+  fs.string_slice_var(
+      "controllers", &o.controllers,
+      "Specify controller gates. Use '*' for all controllers, all knownController: " +
+          go_slice(known_controller_names()) +
+          " ,and we can use '-' to disable controllers, e.g. \"-job-controller,-queue-controller\" "
+          "to disable job and queue controllers.");
+}
+
+void add_sharding_flags(flags::FlagSet& fs, ShardingOptions& s) {
+  fs.string_slice_var("scheduler-configs", &s.scheduler_configs,
+                      "(Deprecated) Scheduler configurations in format "
+                      "name:type:minCPU:maxCPU:preferWarmup:minNodes:maxNodes. Accepted and "
+                      "unused by vc-cpp, which has no sharding controller.");
+  fs.duration_var("shard-sync-period", &s.shard_sync_period, "Period for syncing node shards.");
+  fs.bool_var("enable-node-event-trigger", &s.enable_node_event_trigger,
+              "Trigger shard syncs on node events.");
+  fs.string_var("sharding-configmap", &s.sharding_configmap,
+                "Name of the ConfigMap holding the sharding configuration.");
+  fs.string_var("sharding-configmap-namespace", &s.sharding_configmap_namespace,
+                "Namespace of the sharding ConfigMap.");
+}
+
+void add_leader_election_flags(flags::FlagSet& fs, LeaderElectionOptions& l) {
+  fs.bool_var("leader-elect", &l.leader_elect,
+              "Start a leader election client and gain leadership before executing the main "
+              "loop. Enable this when running replicated components for high availability.");
+  fs.duration_var("leader-elect-lease-duration", &l.lease_duration,
+                  "The duration that non-leader candidates will wait after observing a leadership "
+                  "renewal until attempting to acquire leadership of a led but unrenewed leader "
+                  "slot. This is effectively the maximum duration that a leader can be stopped "
+                  "before it is replaced by another candidate. This is only applicable if leader "
+                  "election is enabled.");
+  fs.duration_var("leader-elect-renew-deadline", &l.renew_deadline,
+                  "The interval between attempts by the acting master to renew a leadership slot "
+                  "before it stops leading. This must be less than the lease duration. This is "
+                  "only applicable if leader election is enabled.");
+  fs.duration_var("leader-elect-retry-period", &l.retry_period,
+                  "The duration the clients should wait between attempting acquisition and "
+                  "renewal of a leadership. This is only applicable if leader election is "
+                  "enabled.");
+  fs.string_var("leader-elect-resource-lock", &l.resource_lock,
+                "The type of resource object that is used for locking during leader election. "
+                "Supported options are 'leases'.");
+  fs.string_var("leader-elect-resource-name", &l.resource_name,
+                "The name of resource object that is used for locking during leader election.");
+  fs.string_var("leader-elect-resource-namespace", &l.resource_namespace,
+                "The namespace of resource object that is used for locking during leader "
+                "election.");
+}
+
+// Reads the gates the controllers consult into ControllerOptions.
+void apply_feature_gates(ControllerManagerOptions& o) {
+  ControllerOptions& c = o.controller;
+  c.workload_support = o.feature_gates.enabled("WorkLoadSupport");
+  c.queue_command_sync = o.feature_gates.enabled("QueueCommandSync");
+  c.priority_class = o.feature_gates.enabled("PriorityClass");
+  c.cron_volcano_job_support = o.feature_gates.enabled("CronVolcanoJobSupport");
+  c.volcano_job_support = o.feature_gates.enabled("VolcanoJobSupport");
+}
+
+std::string invalid(const std::string& field, const std::string& value, const std::string& why) {
+  return "leaderElection." + field + ": Invalid value: " + api::go_quote(value) + ": " + why;
+}
+
+void validate_leader_election(const LeaderElectionOptions& l, std::vector<std::string>& errors) {
+  if (!l.leader_elect) return;
+  const auto d = [](nanoseconds v) { return flags::format_duration(v); };
+  if (l.lease_duration.count() <= 0) {
+    errors.push_back(invalid("leaseDuration", d(l.lease_duration), "must be greater than zero"));
+  }
+  if (l.renew_deadline.count() <= 0) {
+    errors.push_back(invalid("renewDeadline", d(l.renew_deadline), "must be greater than zero"));
+  }
+  if (l.retry_period.count() <= 0) {
+    errors.push_back(invalid("retryPeriod", d(l.retry_period), "must be greater than zero"));
+  }
+  if (l.lease_duration <= l.renew_deadline) {
+    errors.push_back(invalid("leaseDuration", d(l.renew_deadline),
+                             "LeaseDuration must be greater than RenewDeadline"));
+  }
+  if (l.resource_lock.empty()) {
+    errors.push_back(invalid("resourceLock", l.resource_lock, "resourceLock is required"));
+  }
+  if (l.resource_name.empty()) {
+    errors.push_back(invalid("resourceName", l.resource_name, "resourceName is required"));
+  }
+  if (l.resource_namespace.empty()) {
+    errors.push_back(
+        invalid("resourceNamespace", l.resource_namespace, "resourceNamespace is required"));
+  }
+  // client-go checks these when the elector is built (it panics, or fails to make the lock);
+  // we report them with the other flag errors instead.
+  if (l.retry_period.count() > 0 && static_cast<double>(l.renew_deadline.count()) <=
+                                        1.2 * static_cast<double>(l.retry_period.count())) {
+    errors.emplace_back(
+        "leaderElection.renewDeadline: Invalid value: " + api::go_quote(d(l.renew_deadline)) +
+        ": renewDeadline must be greater than retryPeriod*JitterFactor");
+  }
+  if (!l.resource_lock.empty() && l.resource_lock != "leases") {
+    errors.push_back("Invalid lock-type " + l.resource_lock);
+  }
+}
+
+}  // namespace
+
+ControllerManagerOptions::ControllerManagerOptions() : controllers(default_controller_gates()) {}
+
+std::string ControllerManagerOptions::lease_namespace() const {
+  return lock_object_namespace.empty() ? leader_election.resource_namespace : lock_object_namespace;
+}
+
+api::Expected<ParsedCommandLine> parse_command_line(const std::vector<std::string>& args) {
+  ParsedCommandLine out;
+  ControllerManagerOptions& o = out.options;
+  flags::FlagSet fs("vc-controller-manager");
+  add_volcano_flags(fs, o);
+  add_sharding_flags(fs, o.sharding);
+  fs.var("feature-gates", o.feature_gates.flag_value(),
+         "A set of key=value pairs that describe feature gates for alpha/experimental features. "
+         "Volcano's: CSIStorage=false, CronVolcanoJobSupport=true, "
+         "PodDisruptionBudgetsSupport=true, PriorityClass=true, QueueCommandSync=true, "
+         "ResourceTopology=true, SchedulingGatesQueueAdmission=false, VolcanoJobSupport=true, "
+         "WorkLoadSupport=true; also AllAlpha, AllBeta and the Kubernetes v1.35 gates.");
+  add_leader_election_flags(fs, o.leader_election);
+  flags::add_klog_flags(fs, o.klog);
+  fs.string_var("log-format", &o.log_format, "Log line format: text or json.");
+  auto parsed = fs.parse(args);
+  if (!parsed) return api::Unexpected{parsed.error()};
+  out.args = std::move(parsed->args);
+  out.warnings = std::move(parsed->warnings);
+  out.help = parsed->help;
+  out.usage = fs.usage();
+  for (const auto& [name, value] : fs.values()) {
+    out.flag_lines.push_back("FLAG: --" + name + "=" + api::go_quote(value));
+  }
+  if (o.controller.max_requeue_num < 0) o.controller.max_requeue_num = -1;
+  apply_feature_gates(o);
+  return out;
+}
+
+std::vector<std::string> validate(const ControllerManagerOptions& o) {
+  std::vector<std::string> errors = validate_controller_gates(o.controllers);
+  validate_leader_election(o.leader_election, errors);
+  if (o.log_format != "text" && o.log_format != "json") {
+    errors.push_back("invalid --log-format " + api::go_quote(o.log_format) +
+                     ": want \"text\" or \"json\"");
+  }
+  if (o.kube_api_burst < 0) errors.emplace_back("invalid --kube-api-burst: must not be negative");
+  return errors;
+}
+
+std::string aggregate(const std::vector<std::string>& errors) {
+  std::vector<std::string> unique;
+  for (const auto& e : errors) {
+    if (std::find(unique.begin(), unique.end(), e) == unique.end()) unique.push_back(e);
+  }
+  if (unique.size() == 1) return unique.front();
+  std::string out = "[";
+  for (size_t i = 0; i < unique.size(); ++i) out += (i ? ", " : "") + unique[i];
+  return out + "]";
+}
+
+}  // namespace vc::controllers::app

@@ -1,0 +1,101 @@
+#pragma once
+// The command line of vc-controller-manager (spec controller-manager.md §1.2-§1.5): every flag of
+// Volcano's binary with its default (the sharding controller's too, accepted and unused), the
+// leader-election flags, klog's flags, --feature-gates, and ours (--log-format).
+//
+//   auto parsed = parse_command_line({"--controllers=*,-gc-controller"});
+//   if (!parsed) { print parsed.error(); exit 2 }      // pflag's message
+//   if (parsed->help) { print parsed->usage; exit 0 }
+//   if (auto errors = validate(parsed->options); !errors.empty()) { print; exit 1 }
+//
+// Thread-safety: pure functions; call at start-up.
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/api/expected.h"
+#include "common/flags/feature_gates.h"
+#include "common/flags/klog_flags.h"
+#include "controllers/framework/controller.h"
+
+namespace vc::controllers::app {
+
+// component-base's leader-election settings with Volcano's defaults (§1.4).
+struct LeaderElectionOptions {
+  bool leader_elect = true;
+  std::chrono::nanoseconds lease_duration = std::chrono::seconds(15);
+  std::chrono::nanoseconds renew_deadline = std::chrono::seconds(10);
+  std::chrono::nanoseconds retry_period = std::chrono::seconds(2);
+  std::string resource_lock = "leases";
+  std::string resource_name = "vc-controller-manager";
+  std::string resource_namespace = "volcano-system";
+};
+
+// Flags of the sharding controller (§1.3): registered always, read by nothing in vc-cpp.
+struct ShardingOptions {
+  std::vector<std::string> scheduler_configs{"volcano:volcano:0.0:0.6:false:2:100",
+                                             "agent-scheduler:agent:0.7:1.0:true:2:100"};
+  std::chrono::nanoseconds shard_sync_period = std::chrono::minutes(1);
+  bool enable_node_event_trigger = true;
+  std::string sharding_configmap = "volcano-sharding-configmap";
+  std::string sharding_configmap_namespace = "volcano-system";
+};
+
+struct ControllerManagerOptions {
+  std::string master;
+  std::string kubeconfig;
+  std::string ca_cert_file;
+  std::string tls_cert_file;
+  std::string tls_private_key_file;
+  std::string lock_object_namespace;  // deprecated; overrides the lease namespace when set
+  double kube_api_qps = 50;           // float32 in Volcano
+  int kube_api_burst = 100;
+  bool version = false;
+  std::string healthz_address = ":11251";
+  bool enable_healthz = false;
+  bool enable_metrics = false;
+  std::string listen_address = ":8081";
+  std::vector<std::string> controllers;  // default_controller_gates()
+  // --scheduler-name, --worker-threads*, --max-requeue-num, --inherit-owner-annotations and the
+  // gates the controllers read (set from feature_gates by parse_command_line).
+  ControllerOptions controller;
+  flags::FeatureGates feature_gates{flags::volcano_feature_gates()};
+  flags::KlogOptions klog;
+  LeaderElectionOptions leader_election;
+  ShardingOptions sharding;
+  // Ours.
+  std::string log_format = "text";  // text | json
+
+  ControllerManagerOptions();
+  // The namespace of the Lease: --lock-object-namespace when set, else
+  // --leader-elect-resource-namespace.
+  std::string lease_namespace() const;
+};
+
+struct ParsedCommandLine {
+  ControllerManagerOptions options;
+  std::vector<std::string> args;      // positional arguments (Helm passes "2>&1"), ignored
+  std::vector<std::string> warnings;  // deprecated flags used
+  // Every flag as "FLAG: --name=\"value\"", sorted by name.
+  std::vector<std::string> flag_lines;
+  bool help = false;
+  std::string usage;  // the --help text
+};
+
+// Parses args (without the program name). The error is pflag's text, e.g. "unknown flag: --x".
+// A negative --max-requeue-num is stored as -1 (unlimited).
+api::Expected<ParsedCommandLine> parse_command_line(const std::vector<std::string>& args);
+
+// CheckOptionOrDie: the --controllers check (§1.5) and component-base's leader-election checks
+// (when --leader-elect), each message as Volcano / component-base word it, plus the checks the
+// elector would otherwise fail at run time (renew deadline > 1.2 x retry period, lock type) and
+// ours (--log-format, --kube-api-burst).
+std::vector<std::string> validate(const ControllerManagerOptions& options);
+
+// k8s.io/apimachinery's aggregate error text: the one message, or "[a, b]" for several (repeats
+// removed).
+std::string aggregate(const std::vector<std::string>& errors);
+
+}  // namespace vc::controllers::app

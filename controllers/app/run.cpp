@@ -1,0 +1,220 @@
+#include "controllers/app/run.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstdio>
+#include <exception>
+#include <fstream>
+#include <sstream>
+
+#include "common/flags/version.h"
+#include "common/kube/leaderelection/identity.h"
+#include "common/kube/leaderelection/leader_elector.h"
+#include "common/log/log.h"
+#include "common/process/main.h"
+#include "common/server/server.h"
+#include "controllers/app/builtin.h"
+
+namespace vc::controllers::app {
+namespace {
+
+using std::chrono::duration_cast;
+using std::chrono::milliseconds;
+
+// Exit codes: klog.Fatal exits 255, a returned error 1.
+constexpr int kExitFatal = 255;
+constexpr int kExitError = 1;
+constexpr const char* kUserAgent = "vc-controller-manager/" VC_VERSION;
+
+std::string read_error(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "open " + path + ": no such file or unreadable";
+  std::ostringstream data;
+  data << in.rdbuf();
+  if (in.bad()) return "read " + path + ": I/O error";
+  return {};
+}
+
+// Volcano reads the three files when all are given; they would serve /healthz over TLS.
+std::string check_tls_files(const ControllerManagerOptions& o) {
+  if (o.ca_cert_file.empty() || o.tls_cert_file.empty() || o.tls_private_key_file.empty())
+    return {};
+  if (auto e = read_error(o.ca_cert_file); !e.empty()) {
+    return "failed to read cacert file (" + o.ca_cert_file + "): " + e;
+  }
+  if (auto e = read_error(o.tls_cert_file); !e.empty()) {
+    return "failed to read cert file (" + o.tls_cert_file + "): " + e;
+  }
+  if (auto e = read_error(o.tls_private_key_file); !e.empty()) {
+    return "failed to read key file (" + o.tls_private_key_file + "): " + e;
+  }
+  return {};
+}
+
+void wait_for_stop(std::stop_token stop) {
+  std::mutex mu;
+  std::condition_variable_any cv;
+  std::unique_lock lock(mu);
+  cv.wait(lock, stop, [] { return false; });
+}
+
+kube::leaderelection::LeaderElectionConfig elector_config(const ControllerManagerOptions& o,
+                                                          std::string identity) {
+  const LeaderElectionOptions& l = o.leader_election;
+  kube::leaderelection::LeaderElectionConfig c;
+  c.lease_namespace = o.lease_namespace();
+  c.lease_name = l.resource_name;
+  c.identity = std::move(identity);
+  // The Lease stores whole seconds, as client-go truncates.
+  c.lease_duration = duration_cast<std::chrono::seconds>(l.lease_duration);
+  c.renew_deadline = duration_cast<milliseconds>(l.renew_deadline);
+  c.retry_period = duration_cast<milliseconds>(l.retry_period);
+  c.release_on_stop = true;
+  return c;
+}
+
+// The elector's own client: its requests must not queue behind the controllers' rate limiter,
+// and a hung request must end well within the renew deadline.
+kube::ClientOptions elector_client_options(const ControllerManagerOptions& o) {
+  kube::ClientOptions c;
+  c.qps = o.kube_api_qps;
+  c.burst = o.kube_api_burst;
+  c.user_agent = std::string(kUserAgent) + "/leader-election";
+  c.request_timeout = std::max(milliseconds(500),
+                               duration_cast<milliseconds>(o.leader_election.renew_deadline / 2));
+  c.max_retries = 0;
+  return c;
+}
+
+void log_selection(const Selection& s) {
+  for (const auto& name : s.disabled) VC_LOG_INFO("Controller " + name + " is not enable");
+  for (const auto& name : s.unimplemented) {
+    VC_LOG_WARN("Controller " + name + " is enabled but not implemented by vc-cpp; skipping it");
+  }
+  std::string names;
+  for (const auto& r : s.enabled) names += (names.empty() ? "" : ",") + r.name;
+  VC_LOG_INFO("controllers selected", kv("controllers", names));
+}
+
+}  // namespace
+
+int run(const ControllerManagerOptions& o, std::stop_token stop, const RunSettings& settings) {
+  if (auto errors = validate(o); !errors.empty()) {
+    std::fprintf(stderr, "%s\n", aggregate(errors).c_str());
+    return kExitError;
+  }
+  if (auto err = check_tls_files(o); !err.empty()) {
+    std::fprintf(stderr, "Failed to parse CA file: %s\n", err.c_str());
+    return kExitError;
+  }
+  if (!o.ca_cert_file.empty() && !o.tls_cert_file.empty() && !o.tls_private_key_file.empty()) {
+    VC_LOG_WARN("the health server is served over plain HTTP; the TLS files are only checked");
+  }
+
+  kube::Config config;
+  std::unique_ptr<kube::Client> client;
+  std::unique_ptr<kube::Client> elector_client;
+  try {
+    config = settings.config ? *settings.config : kube::Config::load(o.kubeconfig, o.master);
+    client = std::make_unique<kube::Client>(
+        config, kube::ClientOptions{
+                    .qps = o.kube_api_qps, .burst = o.kube_api_burst, .user_agent = kUserAgent});
+    if (o.leader_election.leader_elect) {
+      elector_client = std::make_unique<kube::Client>(config, elector_client_options(o));
+    }
+  } catch (const std::exception& e) {
+    VC_LOG_ERROR(std::string("unable to build k8s config: ") + e.what());
+    return kExitError;
+  }
+  VC_LOG_V(2, "API server", kv("server", config.server));
+
+  ControllerRegistry builtin;
+  register_builtin_controllers(builtin);
+  const ControllerRegistry& registry = settings.registry ? *settings.registry : builtin;
+  const Selection selection = registry.select(o.controllers);
+  log_selection(selection);
+
+  ControllerManager manager(*client, o.controller, selection.enabled, settings.manager);
+
+  std::unique_ptr<server::Server> health;
+  std::unique_ptr<server::Server> metrics;
+  if (o.enable_healthz) {
+    try {
+      health =
+          std::make_unique<server::Server>(server::ServerOptions{.address = o.healthz_address});
+      health->add_health_check("ping", [] { return true; });
+      health->add_handler("/healthz/ping",
+                          [](const server::Request&) { return server::Response::text(200, "ok"); });
+      health->add_ready_check("controllers", [&manager] { return manager.ready(); });
+      health->start();
+    } catch (const std::exception& e) {
+      VC_LOG_ERROR(std::string("failed to create listener: ") + e.what());
+      return kExitError;
+    }
+    VC_LOG_INFO("health server listening", kv("address", o.healthz_address),
+                kv("port", health->port()));
+  }
+  if (o.enable_metrics) {
+    try {
+      metrics =
+          std::make_unique<server::Server>(server::ServerOptions{.address = o.listen_address});
+      metrics->start();
+    } catch (const std::exception& e) {
+      VC_LOG_ERROR(std::string("Prometheus Http Server failed: ") + e.what());
+      return kExitFatal;
+    }
+    VC_LOG_INFO("metrics server listening", kv("address", o.listen_address),
+                kv("port", metrics->port()));
+  }
+  if (settings.on_serving) {
+    settings.on_serving(health ? health->port() : 0, metrics ? metrics->port() : 0);
+  }
+
+  manager.start();
+  if (!o.leader_election.leader_elect) {
+    VC_LOG_INFO("leader election disabled: running the controllers now");
+    manager.on_started_leading();
+    wait_for_stop(stop);
+    manager.shutdown();
+    VC_LOG_INFO("controllers stopped; exiting");
+    return 0;
+  }
+
+  std::unique_ptr<kube::leaderelection::LeaderElector> elector;
+  try {
+    const std::string identity =
+        settings.identity.empty() ? kube::leaderelection::make_identity() : settings.identity;
+    elector = std::make_unique<kube::leaderelection::LeaderElector>(
+        *elector_client, elector_config(o, identity),
+        kube::leaderelection::LeaderCallbacks{
+            .on_started_leading = [&manager] { manager.on_started_leading(); },
+            .on_stopped_leading =
+                [&manager] {
+                  VC_LOG_INFO("leadership ended: stopping the controllers");
+                  manager.on_stopped_leading();
+                },
+            .on_new_leader = {}});
+    VC_LOG_INFO("leader election",
+                kv("lease", o.lease_namespace() + "/" + o.leader_election.resource_name),
+                kv("identity", identity));
+  } catch (const std::exception& e) {
+    VC_LOG_ERROR(std::string("cannot start leader election: ") + e.what());
+    manager.shutdown();
+    return kExitError;
+  }
+  elector->start();
+  wait_for_stop(stop);
+  // Stops the term (on_stopped_leading) before the Lease is released.
+  elector->stop();
+  manager.shutdown();
+  VC_LOG_INFO("controllers stopped and lease released; exiting");
+  return 0;
+}
+
+int controller_manager_main(int argc, char** argv) {
+  return process::run_main(
+      "vc-controller-manager", argc, argv, parse_command_line,
+      [](const ControllerManagerOptions& o, std::stop_token stop) { return run(o, stop); });
+}
+
+}  // namespace vc::controllers::app

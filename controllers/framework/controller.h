@@ -1,0 +1,79 @@
+#pragma once
+// The contract between vc-controller-manager and each controller it hosts (spec
+// controller-manager.md §1.7, §1.9, §1.11).
+//
+// Lifecycle, driven by the process (controllers/app) once per leadership term:
+//   1. make a fresh ControllerContext (client, a new SharedInformerFactory, recorder, options);
+//   2. for each controller enabled by --controllers: construct it from the registry and call
+//      initialize(ctx): it asks the factory for the informers it needs (shared with the other
+//      controllers by InformerSpec), adds indexers and event handlers, creates its work queues.
+//      An error skips that controller (logged as "Failed to initialize controller <name>: ...");
+//   3. the process starts the factory and waits for every informer to sync;
+//   4. run(): the controller starts its worker threads and returns at once;
+//   5. on shutdown or lost leadership: stop() shuts the queues down, lets workers finish the key
+//      they hold (no new keys), joins them and returns; then the factory is stopped and the
+//      context destroyed. A new term starts again from 1 with new objects, so no state
+//      (cache, queue, backoff) leaks from one term into the next.
+//
+// Thread-safety: initialize, run and stop are called from the process's control thread, in
+// that order, each once. stop() also follows initialize() without run() when a term ends before
+// the caches synced: it must then release whatever initialize() created. Event handlers run on
+// informer threads; they must only enqueue keys.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/kube/cache/factory.h"
+#include "common/kube/client.h"
+#include "common/kube/events/recorder.h"
+
+namespace vc::controllers {
+
+// The flag values controllers read (spec §1.2). Filled by controllers/app from the command line.
+struct ControllerOptions {
+  std::vector<std::string> scheduler_names{"volcano"};  // --scheduler-name
+  std::uint32_t worker_threads = 3;                     // --worker-threads (job-controller)
+  std::uint32_t worker_threads_for_podgroup = 5;        // --worker-threads-for-podgroup
+  std::uint32_t worker_threads_for_queue = 5;           // --worker-threads-for-queue
+  std::uint32_t worker_threads_for_gc = 1;              // --worker-threads-for-gc
+  int max_requeue_num = 15;  // --max-requeue-num; -1 = unlimited, 0 = drop on first failure
+  bool inherit_owner_annotations = true;  // --inherit-owner-annotations
+  // Volcano feature gates the controllers read (spec §1.10).
+  bool workload_support = true;          // WorkLoadSupport
+  bool queue_command_sync = true;        // QueueCommandSync
+  bool priority_class = true;            // PriorityClass
+  bool cron_volcano_job_support = true;  // CronVolcanoJobSupport
+  // Added after the first version; new members go last so designated initialisers keep working.
+  std::uint32_t worker_threads_for_cronjob = 3;  // --worker-threads-for-cronjob
+  bool volcano_job_support = true;               // VolcanoJobSupport
+};
+
+// What every controller gets. References stay valid from initialize() until stop() returns.
+struct ControllerContext {
+  kube::Client& client;  // shared; --kube-api-qps / --kube-api-burst apply to all controllers
+  kube::cache::SharedInformerFactory& informers;  // one watch per (resource, spec) per process
+  kube::events::EventRecorder& recorder;          // source component vc-controller-manager
+  const ControllerOptions& options;
+};
+
+class Controller {
+ public:
+  virtual ~Controller() = default;
+  // The registered name, e.g. "queue-controller" (spec §1.9).
+  virtual std::string name() const = 0;
+  // Requests informers, registers handlers, creates queues. Must not start threads. Returns an
+  // empty string on success, else why the controller cannot run (it is then skipped).
+  virtual std::string initialize(ControllerContext& ctx) = 0;
+  // Starts the workers; returns at once. Informers have synced.
+  virtual void run() = 0;
+  // Stops accepting work, lets each worker finish its current key, joins the workers.
+  virtual void stop() = 0;
+};
+
+using ControllerFactory = std::function<std::unique_ptr<Controller>()>;
+
+}  // namespace vc::controllers

@@ -1,0 +1,88 @@
+#include "controllers/queue/model.h"
+
+#include "common/kube/resource.h"
+
+namespace vc::controllers::queue {
+
+using nlohmann::json;
+
+std::string encode_request(const Request& r) {
+  std::string key;
+  key.reserve(r.event.size() + r.action.size() + r.queue.size() + 2);
+  key.append(r.event).append("/").append(r.action).append("/").append(r.queue);
+  return key;
+}
+
+std::optional<Request> decode_request(std::string_view key) {
+  // The event never contains '/', the action might (it comes verbatim from a Command), the
+  // queue never does: split at the first and at the last '/'.
+  const size_t first = key.find('/');
+  const size_t last = key.rfind('/');
+  if (first == std::string_view::npos || first == last) return std::nullopt;
+  Request r;
+  r.event = std::string(key.substr(0, first));
+  r.action = std::string(key.substr(first + 1, last - first - 1));
+  r.queue = std::string(key.substr(last + 1));
+  if (r.queue.empty()) return std::nullopt;
+  return r;
+}
+
+namespace {
+
+std::string string_at(const json& object, const char* a, const char* b) {
+  auto outer = object.find(a);
+  if (outer == object.end() || !outer->is_object()) return {};
+  auto inner = outer->find(b);
+  if (inner == outer->end() || !inner->is_string()) return {};
+  return inner->get<std::string>();
+}
+
+}  // namespace
+
+kube::events::ObjectReference QueueInfo::reference() const {
+  kube::events::ObjectReference ref;
+  ref.kind = std::string(kube::resources::queues.kind);
+  ref.api_version = kube::resources::queues.api_version();
+  ref.name = name;
+  ref.uid = uid;
+  ref.resource_version = resource_version;
+  return ref;
+}
+
+QueueInfo queue_info_from_json(const json& queue) {
+  QueueInfo q;
+  q.name = string_at(queue, "metadata", "name");
+  q.uid = string_at(queue, "metadata", "uid");
+  q.resource_version = string_at(queue, "metadata", "resourceVersion");
+  q.parent = string_at(queue, "spec", "parent");
+  q.state = string_at(queue, "status", "state");
+  auto meta = queue.find("metadata");
+  if (meta != queue.end() && meta->is_object()) {
+    auto annotations = meta->find("annotations");
+    if (annotations != meta->end() && annotations->is_object()) {
+      auto v = annotations->find(std::string(kClosedByParentAnnotation));
+      if (v != annotations->end() && v->is_string()) q.closed_by_parent = v->get<std::string>();
+    }
+  }
+  return q;
+}
+
+PhaseCounts count_phases(const std::vector<std::string>& phases) {
+  PhaseCounts c;
+  for (const std::string& p : phases) {
+    if (p == "Pending") {
+      ++c.pending;
+    } else if (p == "Running") {
+      ++c.running;
+    } else if (p == "Unknown") {
+      ++c.unknown;
+    } else if (p == "Inqueue") {
+      ++c.inqueue;
+    } else if (p == "Completed") {
+      ++c.completed;
+    }
+  }
+  return c;
+}
+
+}  // namespace vc::controllers::queue

@@ -1,0 +1,90 @@
+#include "controllers/queue/model.h"
+
+#include <gtest/gtest.h>
+
+#include "controllers/queue/command.h"
+
+namespace vc::controllers::queue {
+namespace {
+
+using nlohmann::json;
+
+TEST(QueueRequestKey, RoundTripsIncludingActionsWithSlashesAndEmptyEvent) {
+  for (const Request& r :
+       {Request{"q1", "OutOfSync", "SyncQueue"}, Request{"q.a-b", "", "OpenQueue"},
+        Request{"q", "CommandIssued", "odd/action"}}) {
+    auto back = decode_request(encode_request(r));
+    ASSERT_TRUE(back.has_value()) << encode_request(r);
+    EXPECT_EQ(*back, r);
+  }
+}
+
+TEST(QueueRequestKey, RejectsKeysThatAreNotRequests) {
+  EXPECT_FALSE(decode_request("q1").has_value());
+  EXPECT_FALSE(decode_request("ns/name").has_value());
+  EXPECT_FALSE(decode_request("OutOfSync/SyncQueue/").has_value());
+}
+
+TEST(QueueInfoFromJson, ReadsTheFieldsTheControllerUses) {
+  json q = {{"metadata",
+             {{"name", "q1"},
+              {"uid", "u1"},
+              {"resourceVersion", "7"},
+              {"annotations", {{"volcano.sh/closed-by-parent", "true"}, {"x", "y"}}}}},
+            {"spec", {{"parent", "p"}}},
+            {"status", {{"state", "Closing"}}}};
+  QueueInfo info = queue_info_from_json(q);
+  EXPECT_EQ(info.name, "q1");
+  EXPECT_EQ(info.uid, "u1");
+  EXPECT_EQ(info.resource_version, "7");
+  EXPECT_EQ(info.parent, "p");
+  EXPECT_EQ(info.state, "Closing");
+  EXPECT_EQ(info.closed_by_parent, "true");
+  EXPECT_EQ(info.reference().kind, "Queue");
+  EXPECT_EQ(info.reference().api_version, "scheduling.volcano.sh/v1beta1");
+  EXPECT_EQ(info.reference().namespace_, "");
+}
+
+TEST(QueueInfoFromJson, MissingAndMistypedFieldsReadAsAbsent) {
+  QueueInfo info = queue_info_from_json(
+      {{"metadata", {{"name", "q"}, {"annotations", nullptr}}}, {"spec", {{"parent", 3}}}});
+  EXPECT_EQ(info.parent, "");
+  EXPECT_EQ(info.state, "");
+  EXPECT_FALSE(info.closed_by_parent.has_value());
+}
+
+TEST(CountPhases, CountsTheFivePhasesAndIgnoresOthers) {
+  PhaseCounts c = count_phases(
+      {"Pending", "Running", "Running", "Unknown", "Inqueue", "Completed", "", "Weird"});
+  EXPECT_EQ(c,
+            (PhaseCounts{.pending = 1, .running = 2, .unknown = 1, .inqueue = 1, .completed = 1}));
+}
+
+json command(const std::string& api_version, const std::string& kind, const std::string& name,
+             const std::string& action) {
+  return {{"apiVersion", "bus.volcano.sh/v1alpha1"},
+          {"kind", "Command"},
+          {"metadata", {{"namespace", "default"}, {"name", "c1"}}},
+          {"action", action},
+          {"target", {{"apiVersion", api_version}, {"kind", kind}, {"name", name}}}};
+}
+
+TEST(QueueCommand, CommandForAQueueBecomesACommandIssuedRequestWithTheActionVerbatim) {
+  auto r = command_request(command("scheduling.volcano.sh/v1beta1", "Queue", "q1", "CloseQueue"));
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(*r, (Request{"q1", "CommandIssued", "CloseQueue"}));
+  r = command_request(command("scheduling.volcano.sh/v1beta1", "Queue", "q1", "Whatever"));
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->action, "Whatever");
+}
+
+TEST(QueueCommand, CommandsForOtherTargetsAreIgnored) {
+  EXPECT_FALSE(command_request(command("batch.volcano.sh/v1alpha1", "Job", "j", "AbortJob")));
+  EXPECT_FALSE(command_request(command("scheduling.volcano.sh/v1", "Queue", "q", "OpenQueue")));
+  EXPECT_FALSE(command_request(command("scheduling.volcano.sh/v1beta1", "Queue", "", "OpenQueue")));
+  EXPECT_FALSE(command_request(json{{"action", "OpenQueue"}}));
+  EXPECT_TRUE(targets_queue(command("scheduling.volcano.sh/v1beta1", "Queue", "q", "x")));
+}
+
+}  // namespace
+}  // namespace vc::controllers::queue

@@ -1,0 +1,255 @@
+// queue-controller (spec controller-manager.md §2): keeps each Queue's status.state, the
+// hierarchy bookkeeping and the per-queue PodGroup gauges, and turns bus.volcano.sh Commands
+// aimed at queues into requests.
+//
+// Shape: informer handlers turn changes into requests on the queue work queue (and commands into
+// keys on the command work queue); worker_threads_for_queue workers drain each queue; a queue
+// request is planned from the caches (plan.h, pure) and performed by the Executor.
+//
+// Threads: initialize/run/stop on the process's control thread; handlers on informer threads
+// (they only enqueue, or remove metric series); sync_request/sync_command on worker threads.
+
+#include "controllers/queue/queue_controller.h"
+
+#include <fmt/format.h>
+
+#include "common/kube/cache/object.h"
+#include "common/kube/resource.h"
+#include "common/kube/workqueue/rate_limiting_queue.h"
+#include "common/log/log.h"
+#include "controllers/framework/worker_loop.h"
+#include "controllers/queue/command.h"
+#include "controllers/queue/executor.h"
+#include "controllers/queue/metrics.h"
+#include "controllers/queue/plan.h"
+#include "controllers/views/podgroup_view.h"
+
+namespace vc::controllers::queue {
+
+namespace {
+
+using kube::cache::EventHandler;
+using kube::cache::JsonObject;
+using kube::cache::ObjectPtr;
+using kube::workqueue::QueueOptions;
+using kube::workqueue::RateLimitingQueue;
+
+constexpr const char* kName = "queue-controller";
+// Indexes this controller adds to the shared informers.
+constexpr const char* kParentIndex = "queue-controller/spec.parent";
+constexpr const char* kQueueIndex = "queue-controller/spec.queue";
+
+QueueOptions queue_options(std::string name) {
+  QueueOptions o;
+  o.name = std::move(name);
+  return o;
+}
+
+const JsonObject* as_json(const ObjectPtr& obj) {
+  return dynamic_cast<const JsonObject*>(obj.get());
+}
+
+std::string queue_parent(const kube::cache::Object& obj) {
+  const auto* q = dynamic_cast<const JsonObject*>(&obj);
+  return q ? queue_info_from_json(q->json).parent : std::string();
+}
+
+class QueueController final : public Controller {
+ public:
+  std::string name() const override { return kName; }
+
+  std::string initialize(ControllerContext& ctx) override {
+    options_ = &ctx.options;
+    recorder_ = &ctx.recorder;
+    queue_work_ = std::make_unique<RateLimitingQueue>(queue_options("queue-controller"));
+    executor_ = std::make_unique<Executor>(
+        ctx.client, ctx.recorder, QueueMetrics::instance(),
+        [this](const Request& r) { queue_work_->add(encode_request(r)); });
+
+    queues_ = ctx.informers.informer(kube::resources::queues);
+    kube::cache::InformerSpec podgroup_spec;
+    podgroup_spec.transform = views::podgroup_view_transform();
+    podgroups_ = ctx.informers.informer(kube::resources::podgroups, podgroup_spec);
+    queues_->add_indexer(kParentIndex, [](const kube::cache::Object& obj) {
+      std::string parent = queue_parent(obj);
+      return parent.empty() ? std::vector<std::string>{} : std::vector<std::string>{parent};
+    });
+    podgroups_->add_indexer(kQueueIndex, [](const kube::cache::Object& obj) {
+      const auto* pg = dynamic_cast<const views::PodGroupView*>(&obj);
+      return pg && !pg->queue.empty() ? std::vector<std::string>{pg->queue}
+                                      : std::vector<std::string>{};
+    });
+    queues_->add_event_handler(queue_handler());
+    podgroups_->add_event_handler(podgroup_handler());
+
+    if (ctx.options.queue_command_sync) {
+      command_work_ =
+          std::make_unique<RateLimitingQueue>(queue_options("queue-controller-command"));
+      commands_ = ctx.informers.informer(kube::resources::commands);
+      // Only additions: a command is acted on once; updates and deletes are ignored (§2.2).
+      EventHandler on_command;
+      on_command.on_add = [this](const ObjectPtr& obj) {
+        const JsonObject* c = as_json(obj);
+        if (c && targets_queue(c->json)) command_work_->add(obj->key());
+      };
+      commands_->add_event_handler(std::move(on_command));
+    }
+    return {};
+  }
+
+  void run() override {
+    const int n = static_cast<int>(options_->worker_threads_for_queue);
+    queue_workers_ =
+        run_workers(*queue_work_, n, [this](const std::string& key) { return sync_request(key); },
+                    {.name = kName,
+                     .max_requeue = options_->max_requeue_num,
+                     .on_drop = [this](const std::string& key, const std::string& error) {
+                       on_request_dropped(key, error);
+                     }});
+    if (command_work_) {
+      command_workers_ = run_workers(*command_work_, n,
+                                     [this](const std::string& key) { return sync_command(key); },
+                                     {.name = "queue-controller-command",
+                                      .max_requeue = options_->max_requeue_num,
+                                      .on_drop = nullptr});
+    }
+  }
+
+  void stop() override {
+    queue_workers_.stop();
+    command_workers_.stop();
+  }
+
+ private:
+  void enqueue(std::string queue) {
+    if (queue.empty()) return;  // a PodGroup without spec.queue: no queue to sync
+    queue_work_->add(encode_request(
+        {std::move(queue), std::string(kOutOfSyncEvent), std::string(kSyncQueueAction)}));
+  }
+
+  EventHandler queue_handler() {
+    return {
+        .on_add = [this](const ObjectPtr& obj) { enqueue(obj->name); },
+        // Only a parent change matters (spec §2.2); status writes, ours included, do not.
+        .on_update =
+            [this](const ObjectPtr& old_obj, const ObjectPtr& new_obj) {
+              if (queue_parent(*old_obj) != queue_parent(*new_obj)) enqueue(new_obj->name);
+            },
+        .on_delete = [](const ObjectPtr& obj) { QueueMetrics::instance().remove(obj->name); },
+    };
+  }
+
+  EventHandler podgroup_handler() {
+    auto view = [](const ObjectPtr& obj) { return views::as_podgroup_view(obj); };
+    return {
+        .on_add =
+            [this, view](const ObjectPtr& obj) {
+              if (auto pg = view(obj)) enqueue(pg->queue);
+            },
+        .on_update =
+            [this, view](const ObjectPtr& old_obj, const ObjectPtr& new_obj) {
+              auto before = view(old_obj);
+              auto after = view(new_obj);
+              if (!before || !after) return;
+              // A PodGroup that moved leaves its old queue (which may be waiting to close).
+              if (before->queue != after->queue) {
+                enqueue(before->queue);
+                enqueue(after->queue);
+              } else if (before->phase != after->phase) {
+                enqueue(after->queue);
+              }
+            },
+        .on_delete =
+            [this, view](const ObjectPtr& obj) {
+              if (auto pg = view(obj)) enqueue(pg->queue);
+            },
+    };
+  }
+
+  std::optional<QueueInfo> cached_queue(const std::string& name) const {
+    const JsonObject* q = nullptr;
+    ObjectPtr obj = queues_->store().get(name);
+    if (obj) q = as_json(obj);
+    if (!q) return std::nullopt;
+    return queue_info_from_json(q->json);
+  }
+
+  Snapshot snapshot_of(QueueInfo queue) const {
+    Snapshot s;
+    s.queue = std::move(queue);
+    if (std::string parent = effective_parent(s.queue); !parent.empty()) {
+      s.parent = cached_queue(parent);
+    }
+    for (const ObjectPtr& child : queues_->store().by_index(kParentIndex, s.queue.name)) {
+      if (const JsonObject* c = as_json(child)) s.children.push_back(queue_info_from_json(c->json));
+    }
+    for (const ObjectPtr& obj : podgroups_->store().by_index(kQueueIndex, s.queue.name)) {
+      if (auto pg = views::as_podgroup_view(obj)) s.podgroup_phases.emplace_back(pg->phase);
+    }
+    return s;
+  }
+
+  ReconcileResult sync_request(const std::string& key) {
+    const std::optional<Request> request = decode_request(key);
+    if (!request) {
+      VC_LOG_ERROR("malformed queue request key; dropping", kv("key", key));
+      return ReconcileResult::ok();
+    }
+    std::optional<QueueInfo> queue = cached_queue(request->queue);
+    if (!queue) return ReconcileResult::ok();  // deleted meanwhile: nothing to do
+    const Plan plan = plan_request(*request, snapshot_of(std::move(*queue)));
+    if (log::v(4)) {
+      VC_LOG_DEBUG("queue plan", kv("queue", request->queue), kv("action", request->action),
+                   kv("steps", fmt::format("{}", fmt::join(describe(plan), "; "))));
+    }
+    kube::Status status = executor_->execute(plan);
+    if (status) return ReconcileResult::ok();
+    return ReconcileResult::error(
+        fmt::format("sync queue {} failed for {}, event is {}, action is {}", request->queue,
+                    error_text(status.error()), request->event, request->action));
+  }
+
+  // The last failure of a request: a Warning event on the queue, reason = the action.
+  void on_request_dropped(const std::string& key, const std::string& error) {
+    const std::optional<Request> request = decode_request(key);
+    if (!request) return;
+    QueueInfo queue;
+    queue.name = request->queue;
+    if (auto cached = cached_queue(request->queue)) queue = std::move(*cached);
+    recorder_->event(queue.reference(), kube::events::EventType::Warning, request->action,
+                     fmt::format("{} queue failed for {}", request->action, error));
+  }
+
+  ReconcileResult sync_command(const std::string& key) {
+    ObjectPtr obj = commands_->store().get(key);
+    const JsonObject* command = obj ? as_json(obj) : nullptr;
+    // Gone from the cache: deleted by someone else, which Volcano's delete would see as
+    // NotFound and skip as well.
+    if (!command) return ReconcileResult::ok();
+    const std::optional<Request> request = command_request(command->json);
+    if (!request) return ReconcileResult::ok();
+    kube::Status status = executor_->execute_command(obj->namespace_, obj->name, *request);
+    if (status) return ReconcileResult::ok();
+    return ReconcileResult::error(
+        fmt::format("failed to delete command {}: {}", key, error_text(status.error())));
+  }
+
+  const ControllerOptions* options_ = nullptr;
+  kube::events::EventRecorder* recorder_ = nullptr;
+  std::shared_ptr<kube::cache::Informer> queues_;
+  std::shared_ptr<kube::cache::Informer> podgroups_;
+  std::shared_ptr<kube::cache::Informer> commands_;  // null without QueueCommandSync
+  std::unique_ptr<RateLimitingQueue> queue_work_;
+  std::unique_ptr<RateLimitingQueue> command_work_;  // null without QueueCommandSync
+  std::unique_ptr<Executor> executor_;
+  Workers queue_workers_;
+  Workers command_workers_;
+};
+
+}  // namespace
+
+std::unique_ptr<Controller> make_queue_controller() {
+  return std::make_unique<QueueController>();
+}
+
+}  // namespace vc::controllers::queue

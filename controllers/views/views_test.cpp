@@ -1,0 +1,235 @@
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "controllers/views/intern.h"
+#include "controllers/views/pod_resources.h"
+#include "controllers/views/pod_view.h"
+#include "controllers/views/podgroup_view.h"
+
+namespace vc::controllers::views {
+namespace {
+
+using nlohmann::json;
+
+json container(json requests, json limits = json::object()) {
+  return {{"name", "c"}, {"resources", {{"requests", requests}, {"limits", limits}}}};
+}
+
+std::string text(const api::ResourceList& list, const std::string& name) {
+  auto it = list.find(name);
+  return it == list.end() ? "<absent>" : it->second.to_string();
+}
+
+TEST(PodResources, SingleContainerKeepsItsPrintedText) {
+  json spec = {{"containers", {container({{"cpu", "500m"}, {"memory", "1Gi"}})}}};
+  auto r = pod_requests(spec);
+  EXPECT_EQ(text(r, "cpu"), "500m");
+  EXPECT_EQ(text(r, "memory"), "1Gi");
+}
+
+TEST(PodResources, ContainersAreSummedAndInitContainersTakeTheMax) {
+  json spec = {{"containers", {container({{"cpu", "1"}}), container({{"cpu", "500m"}})}},
+               {"initContainers", {container({{"cpu", "2"}, {"memory", "64Mi"}})}}};
+  auto r = pod_requests(spec);
+  EXPECT_EQ(text(r, "cpu"), "2");
+  EXPECT_EQ(text(r, "memory"), "64Mi");
+}
+
+TEST(PodResources, SidecarsAddToTheSumAndToLaterInitContainers) {
+  json sidecar = container({{"cpu", "1"}});
+  sidecar["restartPolicy"] = "Always";
+  // containers 1 + sidecar 1 = 2; the later init container needs 1.5 + sidecar 1 = 2.5.
+  json spec = {{"containers", {container({{"cpu", "1"}})}},
+               {"initContainers", {sidecar, container({{"cpu", "1500m"}})}}};
+  EXPECT_EQ(text(pod_requests(spec), "cpu"), "2500m");
+}
+
+TEST(PodResources, OverheadAddsToRequestsAndOnlyToLimitsThatAreSet) {
+  json spec = {{"containers", {container({{"cpu", "1"}}, {{"cpu", "2"}})}},
+               {"overhead", {{"cpu", "100m"}, {"memory", "10Mi"}}}};
+  auto req = pod_requests(spec);
+  auto lim = pod_limits(spec);
+  EXPECT_EQ(text(req, "cpu"), "1100m");
+  EXPECT_EQ(text(req, "memory"), "10Mi");
+  EXPECT_EQ(text(lim, "cpu"), "2100m");
+  EXPECT_EQ(text(lim, "memory"), "<absent>");
+}
+
+TEST(PodResources, PodLevelResourcesReplaceCpuAndMemory) {
+  json spec = {{"containers", {container({{"cpu", "1"}, {"nvidia.com/gpu", "1"}})}},
+               {"resources", {{"requests", {{"cpu", "3"}}}}}};
+  auto r = pod_requests(spec);
+  EXPECT_EQ(text(r, "cpu"), "3");
+  EXPECT_EQ(text(r, "nvidia.com/gpu"), "1");
+}
+
+TEST(PodResources, MalformedQuantityThrows) {
+  json spec = {{"containers", {container({{"cpu", "lots"}})}}};
+  EXPECT_THROW(pod_requests(spec), std::invalid_argument);
+}
+
+TEST(ResourceAmount, RoundTripsValueFormatAndPrintedForm) {
+  api::ResourceList list;
+  list.emplace("cpu", api::Quantity::must_parse("1.441"));  // remembered verbatim
+  list.emplace("memory", api::Quantity::from_int(1500, api::QuantityFormat::BinarySI));
+  list.emplace("nvidia.com/gpu", api::Quantity::must_parse("2"));
+  auto back = to_resource_list(to_amounts(list));
+  ASSERT_EQ(back.size(), 3u);
+  for (const auto& [name, q] : list) {
+    EXPECT_EQ(back.at(name), q) << name;
+    EXPECT_EQ(back.at(name).format(), q.format()) << name;
+    EXPECT_EQ(back.at(name).to_string(), q.to_string()) << name;
+    // Arithmetic on the rebuilt value prints like arithmetic on the original.
+    EXPECT_EQ((back.at(name) * 2).to_string(), (q * 2).to_string()) << name;
+  }
+}
+
+TEST(Intern, SameTextGivesTheSameStorage) {
+  std::string a = "volcano.sh/some-interned-key";
+  std::string b = a;
+  EXPECT_EQ(intern(a).data(), intern(b).data());
+  EXPECT_EQ(intern(a), a);
+  EXPECT_TRUE(intern("").empty());
+}
+
+json sample_pod() {
+  return {{"metadata",
+           {{"name", "w-0"},
+            {"namespace", "ns"},
+            {"uid", "u-1"},
+            {"resourceVersion", "7"},
+            {"creationTimestamp", "2024-05-01T10:00:00Z"},
+            {"deletionTimestamp", "2024-05-01T10:05:00Z"},
+            {"deletionGracePeriodSeconds", 30},
+            {"labels", {{"app", "x"}, {"controller-revision-hash", "abc"}}},
+            {"annotations",
+             {{"scheduling.k8s.io/group-name", "pg-1"},
+              {"volcano.sh/task-spec", "worker"},
+              {"scheduling.volcano.sh/queue-name", "q1"},
+              {"kubectl.kubernetes.io/last-applied-configuration", "{...big...}"}}},
+            {"ownerReferences",
+             {{{"apiVersion", "apps/v1"},
+               {"kind", "ReplicaSet"},
+               {"name", "rs"},
+               {"uid", "rs-uid"},
+               {"controller", true}}}}}},
+          {"spec",
+           {{"schedulerName", "volcano"},
+            {"nodeName", "n1"},
+            {"priorityClassName", "high"},
+            {"containers", {container({{"cpu", "1"}}, {{"cpu", "2"}})}}}},
+          {"status",
+           {{"phase", "Failed"},
+            {"containerStatuses",
+             {{{"name", "c"},
+               {"ready", false},
+               {"restartCount", 2},
+               {"state", {{"terminated", {{"exitCode", 137}, {"reason", "OOMKilled"}}}}}}}},
+            {"initContainerStatuses", {{{"name", "i"}, {"ready", true}, {"restartCount", 1}}}}}}};
+}
+
+TEST(PodView, KeepsTheFieldsControllersReadAndDropsOtherAnnotations) {
+  auto v = make_pod_view(sample_pod());
+  EXPECT_EQ(v->key(), "ns/w-0");
+  EXPECT_EQ(v->uid, "u-1");
+  EXPECT_EQ(v->resource_version, "7");
+  ASSERT_NE(v->label("controller-revision-hash"), nullptr);
+  EXPECT_EQ(v->group_name(), "pg-1");
+  ASSERT_NE(v->annotation("volcano.sh/task-spec"), nullptr);
+  EXPECT_EQ(*v->annotation("scheduling.volcano.sh/queue-name"), "q1");
+  EXPECT_EQ(v->annotation("kubectl.kubernetes.io/last-applied-configuration"), nullptr);
+  EXPECT_EQ(v->annotations.size(), 3u);
+  EXPECT_EQ(v->scheduler_name, "volcano");
+  EXPECT_EQ(v->node_name, "n1");
+  EXPECT_EQ(v->priority_class_name, "high");
+  EXPECT_EQ(v->phase, "Failed");
+  ASSERT_TRUE(v->deletion_timestamp.has_value());
+  EXPECT_EQ(v->deletion_grace_period_seconds, 30);
+  ASSERT_NE(v->controller_ref(), nullptr);
+  EXPECT_EQ(v->controller_ref()->kind, "ReplicaSet");
+  EXPECT_EQ(v->controller_ref()->uid, "rs-uid");
+  EXPECT_EQ(v->first_container_exit_code(), 137);
+  EXPECT_EQ(v->container_statuses.front().reason, "OOMKilled");
+  EXPECT_EQ(v->total_restart_count(), 3);
+  EXPECT_FALSE(v->all_containers_ready());
+  ASSERT_EQ(v->requests.size(), 1u);
+  EXPECT_EQ(v->requests[0].name, "cpu");
+  EXPECT_EQ(v->requests[0].text, "1");
+  ASSERT_EQ(v->limits.size(), 1u);
+  EXPECT_EQ(v->limits[0].text, "2");
+}
+
+TEST(PodView, TransformIsNamedAndProducesAPodView) {
+  auto t = pod_view_transform();
+  EXPECT_EQ(t.name, "pod-view");
+  auto obj = t.fn(sample_pod());
+  EXPECT_NE(as_pod_view(obj), nullptr);
+  EXPECT_EQ(as_podgroup_view(obj), nullptr);
+}
+
+TEST(PodView, MistypedFieldThrowsSoTheReflectorSkipsTheObject) {
+  json pod = sample_pod();
+  pod["spec"]["nodeName"] = 5;
+  EXPECT_THROW(make_pod_view(pod), nlohmann::json::type_error);
+}
+
+TEST(PodGroupView, KeepsSpecStatusOwnersAndAnnotations) {
+  json pg = {{"metadata",
+              {{"name", "pg"},
+               {"namespace", "ns"},
+               {"uid", "pg-uid"},
+               {"annotations", {{"volcano.sh/preemptable", "true"}, {"other", "x"}}},
+               {"ownerReferences",
+                {{{"apiVersion", "batch.volcano.sh/v1alpha1"},
+                  {"kind", "Job"},
+                  {"name", "j"},
+                  {"uid", "j-uid"},
+                  {"controller", true}}}}}},
+             {"spec",
+              {{"minMember", 3},
+               {"minTaskMember", {{"worker", 2}, {"head", 1}}},
+               {"minResources", {{"cpu", "3"}, {"nvidia.com/gpu", "2"}}},
+               {"queue", "ray-batch"},
+               {"priorityClassName", "high"}}},
+             {"status",
+              {{"phase", "Inqueue"},
+               {"running", 1},
+               {"succeeded", 2},
+               {"failed", 3},
+               {"conditions",
+                {{{"type", "Unschedulable"},
+                  {"status", "True"},
+                  {"reason", "NotEnoughResources"},
+                  {"message", "3/3 tasks in gang unschedulable"}}}}}}};
+  auto t = podgroup_view_transform();
+  EXPECT_EQ(t.name, "podgroup-view");
+  auto v = as_podgroup_view(t.fn(json(pg)));
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->min_member, 3);
+  ASSERT_EQ(v->min_task_member.size(), 2u);
+  EXPECT_EQ(v->min_task_member[0].first, "head");
+  ASSERT_TRUE(v->min_resources.has_value());
+  EXPECT_EQ(to_resource_list(*v->min_resources).at("nvidia.com/gpu").to_string(), "2");
+  EXPECT_EQ(v->queue, "ray-batch");
+  EXPECT_EQ(v->priority_class_name, "high");
+  EXPECT_EQ(v->phase, "Inqueue");
+  EXPECT_EQ(v->running, 1);
+  EXPECT_EQ(v->succeeded, 2);
+  EXPECT_EQ(v->failed, 3);
+  ASSERT_EQ(v->conditions.size(), 1u);
+  EXPECT_EQ(v->conditions[0].type, "Unschedulable");
+  EXPECT_EQ(v->conditions[0].message, "3/3 tasks in gang unschedulable");
+  EXPECT_EQ(v->annotations.size(), 2u);
+  ASSERT_NE(v->controller_ref(), nullptr);
+  EXPECT_EQ(v->controller_ref()->name, "j");
+}
+
+TEST(PodGroupView, AbsentMinResourcesStaysUnset) {
+  auto v = make_podgroup_view({{"metadata", {{"name", "pg"}}}, {"spec", {{"minMember", 1}}}});
+  EXPECT_FALSE(v->min_resources.has_value());
+  EXPECT_EQ(v->phase, "");
+}
+
+}  // namespace
+}  // namespace vc::controllers::views
