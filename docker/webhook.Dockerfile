@@ -22,7 +22,8 @@ RUN apt-get update -qq \
 COPY . .
 # RelWithDebInfo is the configuration the tests run; the debug info is stripped on install.
 # ccache (found by CMakeLists.txt) keeps its cache in a BuildKit cache mount between builds.
-RUN --mount=type=cache,target=/root/.cache/ccache \
+ENV CCACHE_DIR=/ccache
+RUN --mount=type=cache,target=/ccache \
     cmake -S . -B /build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVC_BUILD_BENCH=OFF \
  && cmake --build /build -j"$(nproc)" --target vc-webhook-manager \
  && install -D -s -m 0755 /build/webhook/vc-webhook-manager /out/vc-webhook-manager

@@ -6,6 +6,7 @@
 #include "common/api/label_validation.h"
 #include "common/flags/flag_set.h"
 #include "common/flags/go_strconv.h"
+#include "common/flags/shared_flags.h"
 #include "controllers/framework/gates.h"
 #include "controllers/framework/registry.h"
 
@@ -22,25 +23,14 @@ std::string go_slice(const std::vector<std::string>& items) {
 
 void add_volcano_flags(flags::FlagSet& fs, ControllerManagerOptions& o) {
   ControllerOptions& c = o.controller;
-  fs.string_var("master", &o.master,
-                "The address of the Kubernetes API server (overrides any value in kubeconfig)");
-  fs.string_var("kubeconfig", &o.kubeconfig,
-                "Path to kubeconfig file with authorization and master location information.");
-  fs.string_var("ca-cert-file", &o.ca_cert_file, "File containing the x509 Certificate for HTTPS.");
-  fs.string_var("tls-cert-file", &o.tls_cert_file,
-                "File containing the default x509 Certificate for HTTPS. (CA cert, if any, "
-                "concatenated after server cert).");
-  fs.string_var("tls-private-key-file", &o.tls_private_key_file,
-                "File containing the default x509 private key matching --tls-cert-file.");
+  flags::add_api_client_flags(fs, o.master, o.kubeconfig, o.kube_api_qps, o.kube_api_burst);
+  flags::add_tls_file_flags(fs, o.ca_cert_file, o.tls_cert_file, o.tls_private_key_file,
+                            "PEM CA certificate for the HTTPS health server.");
   fs.string_var("lock-object-namespace", &o.lock_object_namespace,
                 "Define the namespace of the lock object; it is volcano-system by default.");
   fs.deprecate("lock-object-namespace",
                "This flag is deprecated and will be removed in a future release. Please use "
                "--leader-elect-resource-namespace instead.");
-  fs.float32_var("kube-api-qps", &o.kube_api_qps,
-                 "QPS to use while talking with kubernetes apiserver");
-  fs.int_var("kube-api-burst", &o.kube_api_burst,
-             "Burst to use while talking with kubernetes apiserver");
   fs.bool_var("version", &o.version, "Show version and quit");
   fs.uint32_var("worker-threads", &c.worker_threads,
                 "The number of threads syncing job operations concurrently. Larger number = faster "

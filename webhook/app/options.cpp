@@ -4,6 +4,7 @@
 
 #include "common/api/label_validation.h"
 #include "common/flags/flag_set.h"
+#include "common/flags/shared_flags.h"
 #include "webhook/app/endpoints.h"
 
 namespace vc::webhook::app {
@@ -17,25 +18,14 @@ std::string_view trim(std::string_view s) {
 }
 
 void add_flags(flags::FlagSet& fs, WebhookOptions& o) {
-  fs.string_var("master", &o.master,
-                "URL of the Kubernetes API server; overrides the server in --kubeconfig.");
-  fs.string_var("kubeconfig", &o.kubeconfig,
-                "Path to a kubeconfig file. Without it and --master the in-cluster service "
-                "account is used.");
-  fs.string_var("tls-cert-file", &o.tls_cert_file,
-                "PEM certificate served over HTTPS; CA certificates may follow the server's.");
-  fs.string_var("tls-private-key-file", &o.tls_private_key_file,
-                "PEM private key of --tls-cert-file.");
+  flags::add_api_client_flags(fs, o.master, o.kubeconfig, o.kube_api_qps, o.kube_api_burst);
+  flags::add_tls_file_flags(fs, o.ca_cert_file, o.tls_cert_file, o.tls_private_key_file,
+                            "PEM CA certificate written into the webhook configurations' "
+                            "caBundle.");
   fs.string_var("listen-address", &o.listen_address,
                 "Host or IP to bind the admission server to; empty means every interface.");
   fs.int_var("port", &o.port, "Port of the admission server.");
   fs.bool_var("version", &o.version, "Print the version and exit.");
-  fs.float32_var("kube-api-qps", &o.kube_api_qps,
-                 "Requests per second to the Kubernetes API server.");
-  fs.int_var("kube-api-burst", &o.kube_api_burst,
-             "Requests allowed in a burst above --kube-api-qps.");
-  fs.string_var("ca-cert-file", &o.ca_cert_file,
-                "PEM CA certificate written into the webhook configurations' caBundle.");
   fs.string_var("webhook-namespace", &o.webhook_namespace, "Namespace of the webhook Service.");
   fs.string_var("webhook-service-name", &o.webhook_service_name, "Name of the webhook Service.");
   fs.string_var("webhook-url", &o.webhook_url,
