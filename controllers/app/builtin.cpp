@@ -1,6 +1,7 @@
 #include "controllers/app/builtin.h"
 
 #include "controllers/garbagecollector/gc_controller.h"
+#include "controllers/job/job_controller.h"
 #include "controllers/podgroup/podgroup_controller.h"
 #include "controllers/queue/queue_controller.h"
 
@@ -11,6 +12,7 @@ void register_builtin_controllers(ControllerRegistry& registry) {
   registry.add("queue-controller", [] { return queue::make_queue_controller(); });
   registry.add("pg-controller", [] { return podgroup::make_podgroup_controller(); });
   registry.add("gc-controller", [] { return gc::make_gc_controller(); });
+  registry.add("job-controller", [] { return job::make_job_controller(); });
 }
 
 }  // namespace vc::controllers::app

@@ -27,7 +27,7 @@ NODE_MEMORY=${NODE_MEMORY:-32Gi}
 # IMPL sets both components; IMPL_WEBHOOK / IMPL_CONTROLLERS override one each.
 # ours = our C++ binaries from the CMake build, reference = Volcano's Go binaries, none = not run.
 IMPL_WEBHOOK=${IMPL_WEBHOOK:-${IMPL:-ours}}
-IMPL_CONTROLLERS=${IMPL_CONTROLLERS:-${IMPL:-reference}}
+IMPL_CONTROLLERS=${IMPL_CONTROLLERS:-${IMPL:-ours}}
 BUILD_DIR=${BUILD_DIR:-$repo/build}
 
 ADMIN_KUBECONFIG=$STATE_DIR/admin.kubeconfig

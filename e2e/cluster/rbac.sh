@@ -15,7 +15,25 @@ kubectl_ create --dry-run=client -o json -f "$vdir/installer/volcano-development
                               "RoleBinding", "ConfigMap"))]}' \
   | kubectl_ apply --server-side --force-conflicts -f - >/dev/null
 
-for sa in volcano-admission volcano-controllers volcano-scheduler; do
+# Our controller-manager runs under the ServiceAccount and least-privilege ClusterRole of
+# manifests/controllers, renamed vc-cpp-controllers so that Volcano's own controller identity
+# (same names in its manifest) stays intact for IMPL_CONTROLLERS=reference. Every e2e run with
+# IMPL_CONTROLLERS=ours therefore checks that role: a missing verb shows up as a failed test.
+kubectl_ kustomize "$repo/manifests/controllers" \
+  | kubectl_ create --dry-run=client -o json -f - \
+  | jq -s '{apiVersion: "v1", kind: "List", items: [.[]
+          | if .kind == "List" then .items[] else . end
+          | select(.kind | IN("ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role",
+                              "RoleBinding"))
+          | .metadata.name |= sub("^volcano-controllers"; "vc-cpp-controllers")
+          | if .roleRef then .roleRef.name |= sub("^volcano-controllers"; "vc-cpp-controllers")
+            else . end
+          | if .subjects then .subjects |= map(.name |= sub("^volcano-controllers";
+                                                              "vc-cpp-controllers"))
+            else . end]}' \
+  | kubectl_ apply --server-side --force-conflicts -f - >/dev/null
+
+for sa in volcano-admission volcano-controllers volcano-scheduler vc-cpp-controllers; do
   f=$STATE_DIR/$sa.kubeconfig
   [ -f "$f" ] && continue
   token=$(kubectl_ -n volcano-system create token "$sa" --duration=8760h)

@@ -104,14 +104,16 @@ fi
 controllers_running_impl=$(cat "$STATE_DIR/impl-controllers" 2>/dev/null || echo none)
 if [ "$controllers_running_impl" != "$IMPL_CONTROLLERS" ] || { [ "$IMPL_CONTROLLERS" != none ] && ! alive controllers; }; then
   stop controllers
+  # Each implementation runs under its own manifest's identity: Volcano's ClusterRole for the
+  # reference, ours (manifests/controllers, see rbac.sh) for ours.
   case $IMPL_CONTROLLERS in
-    reference) cm_bin=$VOLCANO_BIN/vc-controller-manager ;;
-    ours) cm_bin=$BUILD_DIR/controllers/vc-controller-manager
+    reference) cm_bin=$VOLCANO_BIN/vc-controller-manager cm_identity=volcano-controllers ;;
+    ours) cm_bin=$BUILD_DIR/controllers/vc-controller-manager cm_identity=vc-cpp-controllers
           [ -x "$cm_bin" ] || die "IMPL_CONTROLLERS=ours but $cm_bin is not built (run make build)" ;;
     none) cm_bin= ;;
   esac
   if [ -n "$cm_bin" ]; then
-    start controllers "$cm_bin" --kubeconfig="$STATE_DIR/volcano-controllers.kubeconfig" \
+    start controllers "$cm_bin" --kubeconfig="$STATE_DIR/$cm_identity.kubeconfig" \
       --scheduler-name=volcano --leader-elect=false --worker-threads=3 \
       --enable-healthz=true --healthz-address=127.0.0.1:$CONTROLLERS_HEALTHZ_PORT \
       --enable-metrics=true --listen-address=127.0.0.1:$CONTROLLERS_METRICS_PORT --logtostderr -v=3

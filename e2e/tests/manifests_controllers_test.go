@@ -14,15 +14,22 @@ import (
 )
 
 // mcWantClusterRules is the controller ClusterRole, rule for rule: exactly the calls of
-// queue-controller, pg-controller and gc-controller plus events (spec/controller-manager.md
-// §1.13 "Minimal needs"). Keys are "<apiGroup> <resource>", values the sorted verbs.
+// job-controller, queue-controller, pg-controller and gc-controller plus events
+// (spec/controller-manager.md §1.13 "Minimal needs", spec/job-controller.md §1.6). Keys are "<apiGroup> <resource>", values the sorted verbs.
 var mcWantClusterRules = map[string][]string{
 	"scheduling.volcano.sh queues":        {"get", "list", "patch", "watch"},
 	"scheduling.volcano.sh queues/status": {"patch"},
 	"scheduling.volcano.sh podgroups":     {"create", "delete", "get", "list", "update", "watch"},
 	"bus.volcano.sh commands":             {"delete", "list", "watch"},
-	"batch.volcano.sh jobs":               {"delete", "get", "list", "watch"},
-	" pods":                               {"list", "patch", "watch"},
+	"batch.volcano.sh jobs":               {"delete", "get", "list", "patch", "update", "watch"},
+	"batch.volcano.sh jobs/status":        {"update"},
+	" pods":                               {"create", "delete", "list", "patch", "watch"},
+	" persistentvolumeclaims":             {"create", "list", "watch"},
+	" services":                           {"create", "delete", "get"},
+	" configmaps":                         {"create", "delete", "get", "update"},
+	" secrets":                            {"create", "delete", "get", "update"},
+	"networking.k8s.io networkpolicies":   {"create", "delete", "get"},
+	"scheduling.k8s.io priorityclasses":   {"list", "watch"},
 	"apps replicasets":                    {"get", "list", "watch"},
 	"apps statefulsets":                   {"get", "list", "watch"},
 	"apps daemonsets":                     {"get"},
@@ -113,7 +120,7 @@ func TestManifestsControllersRendered(t *testing.T) {
 		"--healthz-address":                 ":11251",
 		"--enable-metrics":                  "true",
 		"--listen-address":                  ":8081",
-		"--controllers":                     "queue-controller,pg-controller,gc-controller",
+		"--controllers":                     "job-controller,queue-controller,pg-controller,gc-controller",
 	} {
 		if got := mfFlagValue(t, d, flag); got != want {
 			t.Errorf("%s=%q, want %q", flag, got, want)

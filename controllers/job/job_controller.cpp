@@ -1,0 +1,431 @@
+// job-controller (spec job-controller.md): turns each Volcano Job into a PodGroup and pods and
+// drives its phase from its pods, its PodGroup, its policies and bus Commands.
+//
+// Work flows through:
+//   - worker_threads shard queues of encoded Requests (request_codec.h): every request of one
+//     job goes to the queue fnv1(ns/name) % workers, each drained by one thread, so a job is
+//     processed by one thread at a time (spec §1.4);
+//   - one command queue of Command keys (spec §6);
+//   - a timer thread for delayed (timeout) actions: when one is due it is put on the job's shard
+//     queue as a request carrying the action, so it runs serialized with the job's other work
+//     (Volcano runs it in a goroutine of its own, concurrently with the worker, spec §8.25).
+// Informer handlers only build requests and enqueue them (handlers.cpp logic lives in
+// state/pod_events.h).
+
+#include "controllers/job/job_controller.h"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/kube/cache/informer.h"
+#include "common/kube/resource.h"
+#include "common/kube/workqueue/rate_limiting_queue.h"
+#include "common/log/log.h"
+#include "controllers/framework/worker_loop.h"
+#include "controllers/job/job_store.h"
+#include "controllers/job/job_syncer.h"
+#include "controllers/job/model/command.h"
+#include "controllers/job/model/job_json.h"
+#include "controllers/job/model/metrics.h"
+#include "controllers/job/request_codec.h"
+#include "controllers/job/state/delayed_actions.h"
+#include "controllers/job/state/pod_events.h"
+#include "controllers/job/state/policy.h"
+#include "controllers/job/state/state_machine.h"
+#include "controllers/job/sync/status_finish.h"
+#include "controllers/views/pod_view.h"
+#include "controllers/views/podgroup_view.h"
+
+namespace vc::controllers::job {
+
+namespace {
+
+using kube::cache::ObjectPtr;
+using kube::workqueue::RateLimitingQueue;
+using SteadyClock = std::chrono::steady_clock;
+
+constexpr const char* kName = "job-controller";
+
+// A job-level request (no pod, task or command fields).
+Request job_request(const std::string& ns, const std::string& name, const char* ev) {
+  Request r;
+  r.namespace_ = ns;
+  r.job_name = name;
+  r.event = ev;
+  return r;
+}
+
+bool is_pod_event(const std::string& e) {
+  return e == event::kPodPending || e == event::kPodRunning || e == event::kPodFailed ||
+         e == event::kPodEvicted;
+}
+
+// What informer handlers and the timer thread share with the controller. Held by shared_ptr
+// so a late informer callback after stop() finds live (shut-down) queues, never freed memory.
+struct Shared {
+  std::vector<std::shared_ptr<RateLimitingQueue>> shards;
+  std::shared_ptr<RateLimitingQueue> commands;
+  std::shared_ptr<kube::cache::Informer> jobs;
+  std::shared_ptr<kube::cache::Informer> pods;
+  std::unique_ptr<JobStore> job_store;
+  DelayedActions delayed;
+  std::mutex timer_mu;
+  std::condition_variable timer_cv;
+  bool timer_stop = false;
+
+  void enqueue(const Request& req) {
+    const auto n = static_cast<std::uint32_t>(shards.size());
+    shards[shard_of(req.job_key(), n)]->add(encode_request(req));
+  }
+  void wake_timer() {
+    std::lock_guard lock(timer_mu);
+    timer_cv.notify_all();
+  }
+};
+
+KillTarget target_for(const std::string& action, const Request& req) {
+  KillTarget t{.task = req.task_name, .pod = {}, .partition = {}, .kind = KillTarget::Kind::Task};
+  if (action == action::kRestartPod) {
+    t.kind = KillTarget::Kind::Pod;
+    t.pod = req.pod_name;
+  } else if (action == action::kRestartPartition) {
+    t.kind = KillTarget::Kind::Partition;
+    t.partition = req.partition_id;
+  }
+  return t;
+}
+
+bool is_target_action(const std::string& action) {
+  return action == action::kRestartTask || action == action::kRestartPod ||
+         action == action::kRestartPartition;
+}
+
+// Threads: initialize/run/stop on the control thread; process/process_command/give_up on worker
+// threads; handlers on informer threads; the timer loop on its own thread.
+class JobController : public Controller {
+ public:
+  std::string name() const override { return kName; }
+
+  std::string initialize(ControllerContext& ctx) override {
+    if (!ctx.options.volcano_job_support) return "the VolcanoJobSupport feature gate is off";
+    options_ = &ctx.options;
+    recorder_ = &ctx.recorder;
+    register_job_metrics();  // the histogram shows on /metrics from start-up, as Volcano's does
+    shared_ = std::make_shared<Shared>();
+    const std::uint32_t n = std::max<std::uint32_t>(1, ctx.options.worker_threads);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      kube::workqueue::QueueOptions qo;
+      qo.name = std::string(kName) + "-" + std::to_string(i);
+      shared_->shards.push_back(std::make_shared<RateLimitingQueue>(std::move(qo)));
+    }
+    kube::workqueue::QueueOptions cq;
+    cq.name = std::string(kName) + "-commands";
+    shared_->commands = std::make_shared<RateLimitingQueue>(std::move(cq));
+
+    kube::cache::InformerSpec job_spec;
+    job_spec.transform = job_view_transform();
+    shared_->jobs = ctx.informers.informer(kube::resources::jobs, job_spec);
+    kube::cache::InformerSpec pod_spec;
+    pod_spec.transform = views::pod_view_transform();
+    shared_->pods = ctx.informers.informer(kube::resources::pods, pod_spec);
+    shared_->pods->add_indexer(kJobPodsIndex, job_pods_index);
+    kube::cache::InformerSpec pg_spec;
+    pg_spec.transform = views::podgroup_view_transform();
+    podgroups_ = ctx.informers.informer(kube::resources::podgroups, pg_spec);
+    queues_ = ctx.informers.informer(kube::resources::queues);
+    pvcs_ = ctx.informers.informer(kube::resources::persistentvolumeclaims);
+    if (ctx.options.priority_class) {
+      priorities_ = ctx.informers.informer(kube::resources::priorityclasses);
+    }
+    if (ctx.options.queue_command_sync) {
+      commands_ = ctx.informers.informer(kube::resources::commands);
+    }
+    shared_->job_store = std::make_unique<JobStore>(shared_->jobs->store());
+    syncer_ = std::make_unique<JobSyncer>(
+        ctx.client, ctx.recorder,
+        SyncerCaches{shared_->pods->store(), podgroups_->store(), queues_->store(), pvcs_->store(),
+                     priorities_ ? &priorities_->store() : nullptr},
+        *shared_->job_store);
+    client_ = &ctx.client;
+    add_handlers();
+    return {};
+  }
+
+  void run() override {
+    WorkerOptions wo;
+    wo.name = kName;
+    wo.max_requeue = options_->max_requeue_num < 0 ? -1 : options_->max_requeue_num;
+    wo.on_drop = [this](const std::string& key, const std::string& error) { give_up(key, error); };
+    for (auto& q : shared_->shards) {
+      workers_.push_back(run_workers(
+          *q, 1, [this](const std::string& key) { return process(key); }, wo));
+    }
+    if (commands_) {
+      WorkerOptions co;
+      co.name = std::string(kName) + "-commands";
+      co.max_requeue = -1;
+      command_workers_ = run_workers(
+          *shared_->commands, 1, [this](const std::string& key) { return process_command(key); },
+          co);
+    }
+    timer_ = std::thread([s = shared_] { timer_loop(*s); });
+  }
+
+  void stop() override {
+    if (shared_) {
+      {
+        std::lock_guard lock(shared_->timer_mu);
+        shared_->timer_stop = true;
+      }
+      shared_->timer_cv.notify_all();
+    }
+    if (timer_.joinable()) timer_.join();
+    for (auto& w : workers_) w.stop();
+    command_workers_.stop();
+    if (shared_) {
+      for (auto& q : shared_->shards) q->shutdown();
+      shared_->commands->shutdown();
+    }
+  }
+
+ private:
+  void add_handlers() {
+    std::weak_ptr<Shared> weak = shared_;
+    kube::cache::EventHandler on_job;
+    on_job.on_add = [weak](const ObjectPtr& obj) {
+      auto s = weak.lock();
+      auto job = as_job(obj);
+      if (!s || !job) return;
+      s->enqueue(job_request(job->namespace_, job->name, event::kOutOfSync));
+    };
+    on_job.on_update = [weak](const ObjectPtr& old_obj, const ObjectPtr& new_obj) {
+      auto s = weak.lock();
+      auto old_job = as_job(old_obj);
+      auto job = as_job(new_obj);
+      if (!s || !old_job || !job || old_job->resource_version == job->resource_version) return;
+      // Only spec or phase changes are work (spec §1.3): status-only writes, most of them our
+      // own, would otherwise loop.
+      if (old_job->spec == job->spec && old_job->status.phase == job->status.phase) return;
+      s->enqueue(job_request(job->namespace_, job->name, event::kOutOfSync));
+    };
+    on_job.on_delete = [weak](const ObjectPtr& obj) {
+      auto s = weak.lock();
+      auto job = as_job(obj);
+      if (!s || !job) return;
+      delete_job_series(job->namespace_, job->name, job->spec.queue);
+      s->delayed.forget_job(job->key());
+      s->job_store->forget(job->key());
+    };
+    shared_->jobs->add_event_handler(std::move(on_job));
+
+    kube::cache::EventHandler on_pod;
+    on_pod.on_add = [weak](const ObjectPtr& obj) {
+      auto s = weak.lock();
+      auto pod = views::as_pod_view(obj);
+      if (!s || !pod) return;
+      auto req = base_request_for_pod(*pod);
+      if (!req) return;
+      PodEvent ev = classify_pod_add(*pod);
+      req->event = ev.event;
+      req->exit_code = ev.exit_code;
+      s->enqueue(*req);
+    };
+    on_pod.on_update = [weak](const ObjectPtr& old_obj, const ObjectPtr& new_obj) {
+      auto s = weak.lock();
+      auto old_pod = views::as_pod_view(old_obj);
+      auto pod = views::as_pod_view(new_obj);
+      if (!s || !old_pod || !pod || old_pod->resource_version == pod->resource_version) return;
+      auto req = base_request_for_pod(*pod);
+      if (!req) return;
+      JobPtr job = s->job_store->get(req->job_key());
+      std::vector<views::PodViewPtr> job_pods;
+      for (const auto& o : s->pods->store().by_index(kJobPodsIndex, req->job_key())) {
+        if (auto p = views::as_pod_view(o)) job_pods.push_back(std::move(p));
+      }
+      PodEvent ev = classify_pod_update(*old_pod, *pod, job.get(), job_pods);
+      req->event = ev.event;
+      req->exit_code = ev.exit_code;
+      s->enqueue(*req);
+    };
+    on_pod.on_delete = [weak](const ObjectPtr& obj) {
+      auto s = weak.lock();
+      auto pod = views::as_pod_view(obj);
+      if (!s || !pod) return;
+      auto req = base_request_for_pod(*pod);
+      if (!req) return;
+      PodEvent ev = classify_pod_delete(*pod, true);
+      req->event = ev.event;
+      req->exit_code = ev.exit_code;
+      s->enqueue(*req);
+    };
+    shared_->pods->add_event_handler(std::move(on_pod));
+
+    kube::cache::EventHandler on_pg;
+    on_pg.on_update = [weak](const ObjectPtr& old_obj, const ObjectPtr& new_obj) {
+      auto s = weak.lock();
+      auto old_pg = views::as_podgroup_view(old_obj);
+      auto pg = views::as_podgroup_view(new_obj);
+      if (!s || !old_pg || !pg) return;
+      if (auto req = request_for_podgroup_update(*old_pg, *pg)) s->enqueue(*req);
+    };
+    podgroups_->add_event_handler(std::move(on_pg));
+
+    if (commands_) {
+      kube::cache::EventHandler on_cmd;
+      on_cmd.on_add = [weak](const ObjectPtr& obj) {
+        auto s = weak.lock();
+        auto cmd = std::dynamic_pointer_cast<const kube::cache::JsonObject>(obj);
+        if (!s || !cmd || !job_command_from_json(cmd->json)) return;
+        s->commands->add(obj->key());
+      };
+      commands_->add_event_handler(std::move(on_cmd));
+    }
+  }
+
+  void event(const Job& job, const std::string& message) {
+    kube::events::ObjectReference ref;
+    ref.kind = kJobKind;
+    ref.api_version = kJobApiVersion;
+    ref.namespace_ = job.namespace_;
+    ref.name = job.name;
+    ref.uid = job.uid;
+    ref.resource_version = job.resource_version;
+    recorder_->event(ref, kube::events::EventType::Normal, "ExecuteAction", message);
+  }
+
+  // One request (spec §1.5).
+  ReconcileResult process(const std::string& key) {
+    auto decoded = decode_request(key);
+    if (!decoded) return ReconcileResult::ok();
+    const Request& req = *decoded;
+    if (is_pod_event(req.event) && req.event != event::kPodPending) {
+      shared_->delayed.cancel_for_pod_event(req);
+    }
+    JobPtr job = shared_->job_store->get(req.job_key());
+    if (!job) {
+      VC_LOG_DEBUG("job is not cached; dropping request", kv("job", req.job_key()),
+                   kv("event", req.event));
+      return ReconcileResult::ok();
+    }
+    const PolicyDecision decision = apply_policies(*job, req);
+    if (decision.delay.count() > 0) {
+      event(*job,
+            "Execute action " + decision.action + " after " + go_duration_string(decision.delay));
+      if (shared_->delayed.add(req, decision.action, SteadyClock::now() + decision.delay)) {
+        shared_->wake_timer();
+      }
+      return ReconcileResult::ok();
+    }
+    if (decision.action != action::kSyncJob) {
+      event(*job, "Start to execute action " + decision.action + " ");
+    }
+    const Operation op = resolve_operation(state_of(job->status.phase), decision.action);
+    const KillTarget target = target_for(decision.action, req);
+    std::string err =
+        syncer_->execute(*job, op, is_target_action(decision.action) ? &target : nullptr);
+    if (!err.empty()) {
+      VC_LOG_WARN("job action failed", kv("job", req.job_key()), kv("action", decision.action),
+                  kv("error", err));
+      return ReconcileResult::error(err);
+    }
+    if (!is_internal_action(decision.action)) {
+      shared_->delayed.cancel_same_type(req, decision.action);
+    }
+    return ReconcileResult::ok();
+  }
+
+  // The request failed --max-requeue-num times in a row: terminate the job (spec §7.3).
+  void give_up(const std::string& key, const std::string& error) {
+    auto req = decode_request(key);
+    if (!req) return;
+    JobPtr job = shared_->job_store->get(req->job_key());
+    if (!job) return;
+    const PolicyDecision decision = apply_policies(*job, *req);
+    VC_LOG_WARN("job request failed too often; terminating the job", kv("job", req->job_key()),
+                kv("action", decision.action), kv("error", error));
+    event(*job, "Job failed on action " + decision.action + " for retry limit reached");
+    const Operation op = resolve_operation(state_of(job->status.phase), action::kTerminateJob);
+    std::string err = syncer_->execute(*job, op, nullptr);
+    if (!err.empty()) {
+      VC_LOG_ERROR("cannot terminate the job", kv("job", req->job_key()), kv("error", err));
+    }
+  }
+
+  // A bus Command for a job (spec §6): delete it first, so it runs at most once, then act.
+  ReconcileResult process_command(const std::string& key) {
+    auto obj =
+        std::dynamic_pointer_cast<const kube::cache::JsonObject>(commands_->store().get(key));
+    if (!obj) return ReconcileResult::ok();
+    auto cmd = job_command_from_json(obj->json);
+    if (!cmd) return ReconcileResult::ok();
+    kube::DeleteOptions opts;
+    if (!obj->uid.empty()) opts.precondition_uid = obj->uid;
+    auto removed = client_->remove(kube::resources::commands, obj->namespace_, obj->name, opts);
+    if (removed.is(kube::ErrorKind::NotFound)) return ReconcileResult::ok();
+    if (!removed.ok()) return ReconcileResult::error(removed.error().describe());
+    Request req = job_request(obj->namespace_, cmd->target_name, event::kCommandIssued);
+    req.action = cmd->action;
+    if (JobPtr job = shared_->job_store->get(req.job_key())) {
+      kube::events::ObjectReference ref;
+      ref.kind = kJobKind;
+      ref.api_version = kJobApiVersion;
+      ref.namespace_ = job->namespace_;
+      ref.name = job->name;
+      ref.uid = job->uid;
+      ref.resource_version = job->resource_version;
+      recorder_->event(ref, kube::events::EventType::Normal, "CommandIssued",
+                       "Start to execute command " + cmd->action +
+                           ", and clean it up to make sure executed not more than once.");
+    }
+    shared_->enqueue(req);
+    return ReconcileResult::ok();
+  }
+
+  // Puts due delayed actions on their job's queue as requests carrying the action.
+  static void timer_loop(Shared& s) {
+    std::unique_lock lock(s.timer_mu);
+    while (!s.timer_stop) {
+      auto next = s.delayed.next_due();
+      if (next) {
+        s.timer_cv.wait_until(lock, *next);
+      } else {
+        s.timer_cv.wait(lock);
+      }
+      if (s.timer_stop) break;
+      lock.unlock();
+      for (DelayedAction& due : s.delayed.pop_due(SteadyClock::now())) {
+        Request req = due.request;
+        req.action = due.action;
+        s.enqueue(req);
+      }
+      lock.lock();
+    }
+  }
+
+  const ControllerOptions* options_ = nullptr;
+  kube::events::EventRecorder* recorder_ = nullptr;
+  kube::Client* client_ = nullptr;
+  std::shared_ptr<Shared> shared_;
+  std::shared_ptr<kube::cache::Informer> podgroups_;
+  std::shared_ptr<kube::cache::Informer> queues_;
+  std::shared_ptr<kube::cache::Informer> pvcs_;
+  std::shared_ptr<kube::cache::Informer> priorities_;
+  std::shared_ptr<kube::cache::Informer> commands_;
+  std::unique_ptr<JobSyncer> syncer_;
+  std::vector<Workers> workers_;
+  Workers command_workers_;
+  std::thread timer_;
+};
+
+}  // namespace
+
+std::unique_ptr<Controller> make_job_controller() {
+  return std::make_unique<JobController>();
+}
+
+}  // namespace vc::controllers::job

@@ -1,0 +1,525 @@
+// JobSyncer: SyncJob and KillJob/KillTarget against the API server (spec job-controller.md §4.2,
+// §4.3). Each step's decision is a pure function from another module; the order of the steps
+// and the events are Volcano's.
+
+#include "controllers/job/job_syncer.h"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+
+#include "common/api/time.h"
+#include "common/kube/resource.h"
+#include "common/log/log.h"
+#include "controllers/job/derive/min_resources.h"
+#include "controllers/job/derive/pod.h"
+#include "controllers/job/derive/podgroup.h"
+#include "controllers/job/derive/pvc.h"
+#include "controllers/job/model/job_json.h"
+#include "controllers/job/model/metrics.h"
+#include "controllers/job/model/status_json.h"
+#include "controllers/job/plugins/plugin.h"
+#include "controllers/job/sync/depends_on.h"
+#include "controllers/job/sync/status_finish.h"
+#include "controllers/views/podgroup_view.h"
+
+namespace vc::controllers::job {
+
+namespace {
+
+using kube::ErrorKind;
+using nlohmann::json;
+namespace resources = kube::resources;
+
+// Go prints a []error as "[e1 e2]".
+std::string go_error_list(const std::vector<std::string>& errors) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < errors.size(); ++i) {
+    if (i) out += ' ';
+    out += errors[i];
+  }
+  return out + "]";
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+void count_rule_metrics(const Job& job, const RuleOutcome& outcome) {
+  if (outcome.completed) job_completed(job);
+  if (outcome.failed) job_failed(job);
+}
+
+}  // namespace
+
+std::vector<std::string> job_pods_index(const kube::cache::Object& obj) {
+  const auto* pod = dynamic_cast<const views::PodView*>(&obj);
+  if (!pod) return {};
+  const views::OwnerRefView* ref = pod->controller_ref();
+  if (!ref || ref->api_version != kJobApiVersion || ref->kind != kJobKind) return {};
+  const std::string* job_name = pod->annotation(keys::kJobName);
+  if (!job_name || !pod->annotation(keys::kTaskSpec)) return {};
+  return {kube::cache::object_key(pod->namespace_, *job_name)};
+}
+
+JobSyncer::JobSyncer(kube::Client& client, kube::events::EventRecorder& recorder,
+                     SyncerCaches caches, JobStore& jobs, SyncerOptions options)
+    : client_(client), recorder_(recorder), caches_(caches), jobs_(jobs), options_(options) {}
+
+std::vector<views::PodViewPtr> JobSyncer::pods_of(const Job& job) const {
+  std::vector<views::PodViewPtr> out;
+  for (const auto& obj : caches_.pods.by_index(kJobPodsIndex, job.key())) {
+    if (auto pod = views::as_pod_view(obj)) out.push_back(std::move(pod));
+  }
+  return out;
+}
+
+std::string JobSyncer::execute(const Job& job, const Operation& op, const KillTarget* target) {
+  // The derivations throw std::invalid_argument on a template the API server accepted but we
+  // cannot read (e.g. a malformed quantity): report it on the job instead of losing it in a log.
+  try {
+    return execute_unguarded(job, op, target);
+  } catch (const std::exception& e) {
+    event(job, true, "SyncError", std::string("Failed to sync job: ") + e.what());
+    return std::string("sync job: ") + e.what();
+  }
+}
+
+std::string JobSyncer::execute_unguarded(const Job& job, const Operation& op,
+                                         const KillTarget* target) {
+  switch (op.kind) {
+    case OpKind::Sync:
+      return sync_job(job, op.rule);
+    case OpKind::KillJob: {
+      auto pods = pods_of(job);
+      KillPlan plan = plan_kill_job(job, pods, op.retain == Retain::Soft);
+      return kill(job, pods, std::move(plan), op.rule);
+    }
+    case OpKind::KillTarget: {
+      auto pods = pods_of(job);
+      KillTarget none{.task = {}, .pod = {}, .partition = {}, .kind = KillTarget::Kind::Task};
+      KillPlan plan = plan_kill_target(job, pods, target ? *target : none);
+      return kill(job, pods, std::move(plan), op.rule);
+    }
+  }
+  return "unknown operation";
+}
+
+// ---- KillJob / KillTarget (§4.3) -------------------------------------------------------------
+
+std::string JobSyncer::kill(const Job& job, const std::vector<views::PodViewPtr>& pods,
+                            KillPlan plan, StatusRule rule) {
+  (void)pods;
+  if (job.deletion_timestamp) return {};
+  if (plan.noop) return {};
+  JobStatus status = std::move(plan.status);
+  std::mutex mu;
+  std::vector<std::string> errors;
+  static const std::string kOutOfSyncPatch =
+      R"([{"op":"add","path":"/metadata/annotations/volcano.sh~1controller-out-of-sync","value":"true"}])";
+  parallel_for(plan.kill.size(), options_.max_parallel_pod_calls, [&](std::size_t i) {
+    const views::PodView& pod = *plan.kill[i];
+    const std::string* task = pod.annotation(keys::kTaskSpec);
+    const std::string task_name = task ? *task : std::string();
+    // Mark first, so the delete event is known to be ours (OutOfSync, not PodEvicted).
+    auto patched = client_.patch(resources::pods, pod.namespace_, pod.name, kube::PatchType::Json,
+                                 kOutOfSyncPatch);
+    if (!patched.ok() && !patched.is(ErrorKind::NotFound)) {
+      std::lock_guard lock(mu);
+      errors.push_back("failed to patch pod " + pod.name + ": " + patched.error().describe());
+      count_pod(status, task_name, pod.phase);
+      return;
+    }
+    if (pod.deletion_timestamp) {
+      std::lock_guard lock(mu);
+      ++status.terminating;
+      return;
+    }
+    auto removed = client_.remove(resources::pods, pod.namespace_, pod.name);
+    std::lock_guard lock(mu);
+    if (removed.ok() || removed.is(ErrorKind::NotFound)) {
+      ++status.terminating;
+    } else {
+      errors.push_back("failed to delete pod " + pod.name + ": " + removed.error().describe());
+      count_pod(status, task_name, pod.phase);
+    }
+  });
+  if (!errors.empty()) {
+    event(job, true, "FailedDelete", "Error deleting pods: " + go_error_list(errors));
+    return "failed to kill " + std::to_string(errors.size()) + " pods of " +
+           std::to_string(plan.kill.size());
+  }
+
+  const RuleOutcome outcome = apply_rule(rule, job.spec, status);
+  if (outcome.changed) touch_transition(status, std::chrono::system_clock::now());
+  set_running_duration(status, job);
+
+  auto plugins = plugins::make_plugins(job.spec);
+  if (!plugins.ok()) return plugins.error();
+  for (auto& plugin : *plugins) {
+    plugins::PluginEnv env{client_, job, status.controlled_resources};
+    std::string err = plugin->on_job_delete(env);
+    if (!err.empty()) return "plugin " + plugin->name() + " on job delete: " + err;
+  }
+
+  Job current = job;
+  auto written = write_status(current, status);
+  if (!written.ok()) {
+    if (written.is(ErrorKind::NotFound)) return {};
+    return "update job status: " + written.error().describe();
+  }
+  count_rule_metrics(current, outcome);
+
+  views::PodGroupViewPtr hold;
+  if (const views::PodGroupView* pg = find_podgroup(current, hold)) {
+    auto removed = client_.remove(resources::podgroups, pg->namespace_, pg->name);
+    if (!removed.ok() && !removed.is(ErrorKind::NotFound)) {
+      return "delete PodGroup " + pg->name + ": " + removed.error().describe();
+    }
+  }
+  return {};
+}
+
+// ---- SyncJob (§4.2) --------------------------------------------------------------------------
+
+std::string JobSyncer::sync_job(const Job& job, StatusRule rule) {
+  if (job.deletion_timestamp) return {};
+  Job current = job;
+
+  auto queue = std::dynamic_pointer_cast<const kube::cache::JsonObject>(
+      caches_.queues.get(current.spec.queue));
+  if (!queue) return "queue " + current.spec.queue + " not found";
+  const json* extend = queue->json.contains("spec") ? &queue->json["spec"] : nullptr;
+  if (extend && extend->is_object() && extend->contains("extendClusters") &&
+      (*extend)["extendClusters"].is_array() && !(*extend)["extendClusters"].empty()) {
+    if (auto err = ensure_forwarding(current); !err.empty()) return err;
+  }
+
+  JobStatus working = current.status;
+  const std::string& phase = current.status.phase;
+  if (phase.empty() || phase == phase::kPending) {
+    if (phase.empty()) {
+      if (auto err = init_status(current); !err.empty()) {
+        event(current, true, "JobStatusError", "Failed to initialize job status, err: " + err);
+        return err;
+      }
+      working = current.status;
+    }
+    if (auto err = run_plugins_job_hook(current, working, true); !err.empty()) {
+      event(current, true, "PluginError", "Execute plugin when job add failed, err: " + err);
+      return err;
+    }
+    if (auto err = ensure_pvcs(current, working); !err.empty()) {
+      event(current, true, "PVCError", "Failed to create PVC, err: " + err);
+      return err;
+    }
+  } else if (auto err = run_plugins_job_hook(current, working, false); !err.empty()) {
+    event(current, true, "PluginError", "Execute plugin when job add failed, err: " + err);
+    return err;
+  }
+  if (auto err = ensure_podgroup(current); !err.empty()) {
+    event(current, true, "PodGroupError", "Failed to create PodGroup, err: " + err);
+    return err;
+  }
+
+  views::PodGroupViewPtr hold;
+  const views::PodGroupView* pg = find_podgroup(current, hold);
+  if (pg) report_podgroup_pending(current, *pg);
+  if (!podgroup_admitted(pg)) {
+    JobStatus next = working;
+    const RuleOutcome outcome = apply_rule(rule, current.spec, next);
+    if (!status_changed(current.status, next)) return {};
+    touch_transition(next, std::chrono::system_clock::now());
+    auto written = write_status(current, next);
+    if (!written.ok()) return "update job status: " + written.error().describe();
+    count_rule_metrics(current, outcome);
+    return {};
+  }
+
+  Job snapshot = current;
+  snapshot.status = working;
+  SyncPlan plan = plan_sync(snapshot, pods_of(current));
+  if (auto err = create_pods(current, plan.create, plan.status); !err.empty()) return err;
+  if (auto err = delete_pods(current, plan.remove, plan.status); !err.empty()) return err;
+  const RuleOutcome outcome = apply_rule(rule, current.spec, plan.status);
+  if (!status_changed(current.status, plan.status)) return {};
+  touch_transition(plan.status, std::chrono::system_clock::now());
+  auto written = write_status(current, plan.status);
+  if (!written.ok()) return "update job status: " + written.error().describe();
+  count_rule_metrics(current, outcome);
+  return {};
+}
+
+std::string JobSyncer::ensure_forwarding(Job& job) {
+  if (const std::string* v = job.annotation(keys::kJobForwarding); v && *v == "true") return {};
+  json patch = {{"metadata", {{"annotations", {{keys::kJobForwarding, "true"}}}}}};
+  auto r = client_.patch(resources::jobs, job.namespace_, job.name, kube::PatchType::Merge,
+                         patch.dump());
+  if (!r.ok()) return "mark job for forwarding: " + r.error().describe();
+  try {
+    auto updated = job_from_json(*r);
+    jobs_.record_write(updated);
+    job = *updated;
+  } catch (const std::exception& e) {
+    return std::string("read updated job: ") + e.what();
+  }
+  return {};
+}
+
+std::string JobSyncer::init_status(Job& job) {
+  JobStatus status = job.status;
+  status.phase = phase::kPending;
+  status.min_available = job.spec.min_available;
+  touch_transition(status, std::chrono::system_clock::now());
+  auto written = write_status(job, status);
+  if (!written.ok()) return written.error().describe();
+  return {};
+}
+
+std::string JobSyncer::run_plugins_job_hook(const Job& job, JobStatus& working, bool add) {
+  auto plugins = plugins::make_plugins(job.spec);
+  if (!plugins.ok()) return plugins.error();
+  for (auto& plugin : *plugins) {
+    plugins::PluginEnv env{client_, job, working.controlled_resources};
+    std::string err = add ? plugin->on_job_add(env) : plugin->on_job_update(env);
+    if (!err.empty()) return err;
+  }
+  return {};
+}
+
+std::string JobSyncer::ensure_pvcs(Job& job, JobStatus& working) {
+  for (std::size_t i = 0; i < job.spec.volumes.size(); ++i) {
+    const VolumeSpec volume = job.spec.volumes[i];
+    std::string name = volume.volume_claim_name;
+    if (name.empty()) {
+      do {
+        name = generated_pvc_name(job, random_name12);
+      } while (caches_.pvcs.get(kube::cache::object_key(job.namespace_, name)));
+      // Record the name in the spec before creating the claim, so a failed update cannot leave
+      // an orphaned claim behind (Volcano creates first, spec §8.15).
+      auto fresh = client_.get(resources::jobs, job.namespace_, job.name);
+      if (!fresh.ok()) return "get job: " + fresh.error().describe();
+      json& volumes = (*fresh)["spec"]["volumes"];
+      if (!volumes.is_array() || volumes.size() <= i) return "job volumes changed, retrying";
+      volumes[i]["volumeClaimName"] = name;
+      auto updated = client_.update(resources::jobs, job.namespace_, *fresh);
+      if (!updated.ok()) return "update job volumes: " + updated.error().describe();
+      try {
+        auto parsed = job_from_json(*updated);
+        jobs_.record_write(parsed);
+        job = *parsed;
+      } catch (const std::exception& e) {
+        return std::string("read updated job: ") + e.what();
+      }
+      if (volume.volume_claim_text) {
+        auto created = client_.create(resources::persistentvolumeclaims, job.namespace_,
+                                      build_pvc(job, name, *volume.volume_claim_text));
+        if (!created.ok()) return "create PVC " + name + ": " + created.error().describe();
+      }
+    } else if (!caches_.pvcs.get(kube::cache::object_key(job.namespace_, name))) {
+      return "pvc " + name +
+             " is not found, the job will be in the Pending state until the PVC is created";
+    }
+    working.controlled_resources["volume-pvc-" + name] = name;
+  }
+  return {};
+}
+
+const views::PodGroupView* JobSyncer::find_podgroup(const Job& job,
+                                                    views::PodGroupViewPtr& hold) const {
+  hold = views::as_podgroup_view(
+      caches_.podgroups.get(kube::cache::object_key(job.namespace_, podgroup_name(job))));
+  if (!hold) {
+    hold = views::as_podgroup_view(
+        caches_.podgroups.get(kube::cache::object_key(job.namespace_, job.name)));
+  }
+  return hold.get();
+}
+
+std::string JobSyncer::ensure_podgroup(const Job& job) {
+  PriorityOf priority_of = [this](const std::string& name) -> std::optional<std::int32_t> {
+    if (!caches_.priorities || name.empty()) return std::nullopt;
+    auto pc =
+        std::dynamic_pointer_cast<const kube::cache::JsonObject>(caches_.priorities->get(name));
+    if (!pc) return std::nullopt;
+    const json& v = pc->json.contains("value") ? pc->json["value"] : json();
+    if (!v.is_number_integer()) return std::nullopt;
+    return v.get<std::int32_t>();
+  };
+  views::PodGroupViewPtr hold;
+  const views::PodGroupView* pg = find_podgroup(job, hold);
+  if (!pg) {
+    auto created =
+        client_.create(resources::podgroups, job.namespace_, build_podgroup(job, priority_of));
+    if (!created.ok() && !created.is(ErrorKind::AlreadyExists)) {
+      return created.error().describe();
+    }
+    return {};
+  }
+  if (!podgroup_may_need_update(job, *pg, priority_of)) return {};
+  auto fresh = client_.get(resources::podgroups, pg->namespace_, pg->name);
+  if (!fresh.ok()) return fresh.error().describe();
+  auto updated = update_podgroup(job, *fresh, priority_of);
+  if (!updated) return {};
+  auto put = client_.update(resources::podgroups, pg->namespace_, *updated);
+  if (!put.ok()) return put.error().describe();
+  return {};
+}
+
+void JobSyncer::report_podgroup_pending(const Job& job, const views::PodGroupView& pg) {
+  const views::PodGroupConditionView* latest = nullptr;
+  std::optional<api::TimePoint> latest_time;
+  for (const auto& cond : pg.conditions) {
+    if (cond.status != "True") continue;
+    auto t = api::parse_time(cond.last_transition_time);
+    if (!latest || (t && (!latest_time || *t > *latest_time))) {
+      latest = &cond;
+      latest_time = t;
+    }
+  }
+  if (!latest || latest->type == "Scheduled") return;
+  event(job, true, "PodGroupPending",
+        "PodGroup " + job.namespace_ + ":" + job.name + " " + lower(std::string(latest->type)) +
+            ", reason: " + latest->message);
+}
+
+std::string JobSyncer::create_pods(const Job& job, const std::vector<PodToCreate>& create,
+                                   JobStatus& status) {
+  if (create.empty()) return {};
+  auto plugins = plugins::make_plugins(job.spec);
+  if (!plugins.ok()) return plugins.error();
+  std::map<std::string, json> templates;
+  std::map<std::string, bool> ready;  // dependsOn per task, checked once per sync
+  auto pod_of = [this, &job](const std::string& name) {
+    return views::as_pod_view(caches_.pods.get(kube::cache::object_key(job.namespace_, name)));
+  };
+  std::vector<std::pair<std::string, json>> pods;  // task, pod
+  for (const PodToCreate& p : create) {
+    const TaskSpec* task = job.spec.task(p.task);
+    if (!task) continue;
+    auto [it, fresh] = ready.try_emplace(p.task, true);
+    if (fresh && task->depends_on) it->second = depends_on_ready(job, *task, pod_of);
+    if (!it->second) continue;
+    auto t = templates.find(p.task);
+    if (t == templates.end()) t = templates.emplace(p.task, task->template_json()).first;
+    json pod = build_pod(job, *task, p.index, t->second, random_name12);
+    for (auto& plugin : *plugins) {
+      std::string err = plugin->on_pod_create(pod, job);
+      if (!err.empty()) return "plugin " + plugin->name() + ": " + err;
+    }
+    pods.emplace_back(p.task, std::move(pod));
+  }
+
+  std::mutex mu;
+  std::vector<std::string> errors;
+  parallel_for(pods.size(), options_.max_parallel_pod_calls, [&](std::size_t i) {
+    const auto& [task, pod] = pods[i];
+    auto created = client_.create(resources::pods, job.namespace_, pod);
+    if (created.is(ErrorKind::AlreadyExists)) return;
+    std::lock_guard lock(mu);
+    if (!created.ok()) {
+      errors.push_back("failed to create pod " + pod["metadata"]["name"].get<std::string>() +
+                       ", err: " + created.error().describe());
+      return;
+    }
+    const json& st = created->contains("status") ? (*created)["status"] : json();
+    const std::string phase = st.is_object() && st.contains("phase") && st["phase"].is_string()
+                                  ? st["phase"].get<std::string>()
+                                  : std::string("Pending");
+    count_pod(status, task, phase);
+    if (job.creation_timestamp) {
+      const json& meta = (*created)["metadata"];
+      if (meta.contains("creationTimestamp") && meta["creationTimestamp"].is_string()) {
+        if (auto t = api::parse_time(meta["creationTimestamp"].get<std::string>())) {
+          observe_pod_creation_latency(
+              std::chrono::duration_cast<std::chrono::milliseconds>(*t - *job.creation_timestamp));
+        }
+      }
+    }
+  });
+  if (!errors.empty()) {
+    event(job, true, "FailedCreate", "Error creating pods: " + go_error_list(errors));
+    return "failed to create " + std::to_string(errors.size()) + " pods of " +
+           std::to_string(pods.size());
+  }
+  return {};
+}
+
+std::string JobSyncer::delete_pods(const Job& job, const std::vector<views::PodViewPtr>& pods,
+                                   JobStatus& status) {
+  std::mutex mu;
+  std::vector<std::string> errors;
+  parallel_for(pods.size(), options_.max_parallel_pod_calls, [&](std::size_t i) {
+    const views::PodView& pod = *pods[i];
+    if (pod.deletion_timestamp) {
+      // Already going away: Volcano sends another DELETE on every sync, with the same count.
+      std::lock_guard lock(mu);
+      ++status.terminating;
+      return;
+    }
+    auto removed = client_.remove(resources::pods, pod.namespace_, pod.name);
+    std::lock_guard lock(mu);
+    if (removed.ok() || removed.is(ErrorKind::NotFound)) {
+      ++status.terminating;
+    } else {
+      errors.push_back("failed to delete pod " + pod.name + ": " + removed.error().describe());
+    }
+  });
+  if (!errors.empty()) {
+    event(job, true, "FailedDelete", "Error deleting pods: " + go_error_list(errors));
+    return "failed to delete " + std::to_string(errors.size()) + " pods of " +
+           std::to_string(pods.size());
+  }
+  return {};
+}
+
+kube::Status JobSyncer::write_status(Job& job, const JobStatus& status) {
+  for (int attempt = 0;; ++attempt) {
+    auto r =
+        client_.update_status(resources::jobs, job.namespace_, status_update_body(job, status));
+    if (r.ok()) {
+      try {
+        auto updated = job_from_json(*r);
+        jobs_.record_write(updated);
+        job = *updated;
+      } catch (const std::exception& e) {
+        VC_LOG_WARN("cannot read the job the server returned", kv("job", job.key()),
+                    kv("error", e.what()));
+      }
+      return kube::ok_status();
+    }
+    if (!r.is(ErrorKind::Conflict) || attempt >= 2) return r.error();
+    // Someone else changed the job. If only spec or metadata moved (a user scaling it, a label),
+    // the status we computed still stands: retry on the fresh resourceVersion. If the status
+    // moved, our computation is stale: fail and let the request be processed again.
+    auto fresh = client_.get(resources::jobs, job.namespace_, job.name);
+    if (!fresh.ok()) return fresh.error();
+    std::shared_ptr<Job> parsed;
+    try {
+      parsed = job_from_json(*fresh);
+    } catch (const std::exception& e) {
+      return r.error();
+    }
+    if (parsed->uid != job.uid || !(parsed->status == job.status)) return r.error();
+    job.resource_version = parsed->resource_version;
+  }
+}
+
+void JobSyncer::event(const Job& job, bool warning, const char* reason, std::string message) {
+  kube::events::ObjectReference ref;
+  ref.kind = kJobKind;
+  ref.api_version = kJobApiVersion;
+  ref.namespace_ = job.namespace_;
+  ref.name = job.name;
+  ref.uid = job.uid;
+  ref.resource_version = job.resource_version;
+  recorder_.event(ref, warning ? kube::events::EventType::Warning : kube::events::EventType::Normal,
+                  reason, std::move(message));
+}
+
+}  // namespace vc::controllers::job

@@ -1,0 +1,89 @@
+#pragma once
+// JobSyncer: the imperative shell of the job controller. It carries out the primitive
+// operations of the state machine (spec job-controller.md §2.2) on one job: SyncJob (§4.2) and
+// KillJob / KillTarget (§4.3). The decisions come from the pure modules (state/, sync/, derive/,
+// plugins/); this class reads the shared caches, calls the API server, records events and
+// metrics, and writes the status.
+//
+// Threads: execute() is called by the job's worker thread; one job is never executed by two
+// threads at once (requests are sharded by job key), different jobs run concurrently.
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/kube/cache/store.h"
+#include "common/kube/client.h"
+#include "common/kube/events/recorder.h"
+#include "controllers/job/job_store.h"
+#include "controllers/job/model/job.h"
+#include "controllers/job/parallel.h"
+#include "controllers/job/state/state_machine.h"
+#include "controllers/job/sync/plan.h"
+#include "controllers/views/pod_view.h"
+#include "controllers/views/podgroup_view.h"
+
+namespace vc::controllers::job {
+
+// The name of the pod index JobSyncer reads: "<namespace>/<volcano.sh/job-name>" of each pod a
+// Job controls.
+inline constexpr const char* kJobPodsIndex = "vc-job-pods";
+std::vector<std::string> job_pods_index(const kube::cache::Object& obj);
+
+struct SyncerCaches {
+  const kube::cache::Store& pods;        // pod-view, with kJobPodsIndex
+  const kube::cache::Store& podgroups;   // podgroup-view
+  const kube::cache::Store& queues;      // json
+  const kube::cache::Store& pvcs;        // json
+  const kube::cache::Store* priorities;  // json; null when the PriorityClass gate is off
+};
+
+struct SyncerOptions {
+  std::size_t max_parallel_pod_calls = 16;  // concurrent pod creates (and deletes) per sync
+};
+
+class JobSyncer {
+ public:
+  JobSyncer(kube::Client& client, kube::events::EventRecorder& recorder, SyncerCaches caches,
+            JobStore& jobs, SyncerOptions options = {});
+
+  // Runs op on job; target only for KillTarget. Returns "" on success, else why it failed
+  // (the request is then retried by the worker loop).
+  std::string execute(const Job& job, const Operation& op, const KillTarget* target);
+
+  // The job's cached pods (every pod controlled by a Job with this job-name annotation).
+  std::vector<views::PodViewPtr> pods_of(const Job& job) const;
+
+ private:
+  std::string execute_unguarded(const Job& job, const Operation& op, const KillTarget* target);
+  std::string sync_job(const Job& job, StatusRule rule);
+  std::string kill(const Job& job, const std::vector<views::PodViewPtr>& pods, KillPlan plan,
+                   StatusRule rule);
+
+  // Pieces of sync_job.
+  std::string ensure_forwarding(Job& job);
+  std::string init_status(Job& job);
+  std::string ensure_pvcs(Job& job, JobStatus& working);
+  std::string ensure_podgroup(const Job& job);
+  std::string run_plugins_job_hook(const Job& job, JobStatus& working, bool add);
+  std::string create_pods(const Job& job, const std::vector<PodToCreate>& create,
+                          JobStatus& status);
+  std::string delete_pods(const Job& job, const std::vector<views::PodViewPtr>& pods,
+                          JobStatus& status);
+  void report_podgroup_pending(const Job& job, const views::PodGroupView& pg);
+
+  // PUT .../status. On success job becomes the server's copy (and the JobStore learns it).
+  // A conflict caused only by a spec or metadata change is retried on the fresh object.
+  kube::Status write_status(Job& job, const JobStatus& status);
+  const views::PodGroupView* find_podgroup(const Job& job, views::PodGroupViewPtr& hold) const;
+  void event(const Job& job, bool warning, const char* reason, std::string message);
+
+  kube::Client& client_;
+  kube::events::EventRecorder& recorder_;
+  SyncerCaches caches_;
+  JobStore& jobs_;
+  SyncerOptions options_;
+};
+
+}  // namespace vc::controllers::job

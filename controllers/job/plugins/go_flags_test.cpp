@@ -1,0 +1,188 @@
+#include "controllers/job/plugins/go_flags.h"
+
+#include <limits>
+
+#include <gtest/gtest.h>
+
+namespace vc::controllers::job::plugins {
+namespace {
+
+struct Flags {
+  std::string master = "master";
+  std::int64_t port = 22;
+  bool enabled = false;
+  GoFlagSet set;
+  Flags() {
+    set.add_string("master", &master);
+    set.add_int("port", &port);
+    set.add_bool("enabled", &enabled);
+  }
+};
+
+TEST(GoFlags, SingleAndDoubleDashWithEqualsOrSeparateValue) {
+  Flags f;
+  EXPECT_EQ(f.set.parse({"-master=m", "--port", "2222", "--enabled"}), "");
+  EXPECT_EQ(f.master, "m");
+  EXPECT_EQ(f.port, 2222);
+  EXPECT_TRUE(f.enabled);
+  EXPECT_TRUE(f.set.remaining().empty());
+}
+
+TEST(GoFlags, EmptyArgumentsKeepDefaults) {
+  Flags f;
+  EXPECT_EQ(f.set.parse({}), "");
+  EXPECT_EQ(f.master, "master");
+  EXPECT_EQ(f.port, 22);
+  EXPECT_FALSE(f.enabled);
+}
+
+TEST(GoFlags, BoolTakesOnlyAnAttachedValue) {
+  Flags f;
+  f.enabled = true;
+  EXPECT_EQ(f.set.parse({"--enabled=false", "--port=1"}), "");
+  EXPECT_FALSE(f.enabled);
+  EXPECT_EQ(f.port, 1);
+
+  // "-enabled false": the bool does not consume "false", which is a non-flag and ends parsing.
+  Flags g;
+  EXPECT_EQ(g.set.parse({"-enabled", "false", "--port=7"}), "");
+  EXPECT_TRUE(g.enabled);
+  EXPECT_EQ(g.port, 22);
+  EXPECT_EQ(g.set.remaining(), (std::vector<std::string>{"false", "--port=7"}));
+}
+
+TEST(GoFlags, BoolAcceptsGoSpellings) {
+  for (const char* yes : {"1", "t", "T", "TRUE", "true", "True"}) {
+    Flags f;
+    EXPECT_EQ(f.set.parse({std::string("--enabled=") + yes}), "") << yes;
+    EXPECT_TRUE(f.enabled) << yes;
+  }
+  Flags f;
+  f.enabled = true;
+  EXPECT_EQ(f.set.parse({"--enabled=F"}), "");
+  EXPECT_FALSE(f.enabled);
+}
+
+TEST(GoFlags, InvalidBoolStopsAndStoresFalse) {
+  Flags f;
+  f.enabled = true;
+  EXPECT_EQ(f.set.parse({"--enabled=yes", "--port=5"}),
+            "invalid boolean value \"yes\" for -enabled: parse error");
+  EXPECT_FALSE(f.enabled);
+  EXPECT_EQ(f.port, 22);
+}
+
+TEST(GoFlags, ParsingStopsAtFirstNonFlag) {
+  Flags f;
+  EXPECT_EQ(f.set.parse({"--port=3", "extra", "--master=x"}), "");
+  EXPECT_EQ(f.port, 3);
+  EXPECT_EQ(f.master, "master");
+  EXPECT_EQ(f.set.remaining(), (std::vector<std::string>{"extra", "--master=x"}));
+
+  Flags single_dash;
+  EXPECT_EQ(single_dash.set.parse({"-", "--port=3"}), "");
+  EXPECT_EQ(single_dash.port, 22);
+}
+
+TEST(GoFlags, DoubleDashEndsFlagsAndIsConsumed) {
+  Flags f;
+  EXPECT_EQ(f.set.parse({"--", "--port=3"}), "");
+  EXPECT_EQ(f.port, 22);
+  EXPECT_EQ(f.set.remaining(), (std::vector<std::string>{"--port=3"}));
+}
+
+TEST(GoFlags, UnknownFlagStopsParsingButKeepsEarlierValues) {
+  Flags f;
+  EXPECT_EQ(f.set.parse({"--port=9", "--nope=1", "--master=x"}),
+            "flag provided but not defined: -nope");
+  EXPECT_EQ(f.port, 9);
+  EXPECT_EQ(f.master, "master");
+}
+
+TEST(GoFlags, HelpIsReportedAsHelpRequest) {
+  Flags f;
+  EXPECT_EQ(f.set.parse({"-h"}), "flag: help requested");
+  EXPECT_EQ(f.set.parse({"--help"}), "flag: help requested");
+}
+
+TEST(GoFlags, BadSyntaxIsAnError) {
+  Flags f;
+  EXPECT_EQ(f.set.parse({"---port=1"}), "bad flag syntax: ---port=1");
+  EXPECT_EQ(f.set.parse({"-=1"}), "bad flag syntax: -=1");
+  EXPECT_EQ(f.port, 22);
+}
+
+TEST(GoFlags, MissingValueIsAnError) {
+  Flags f;
+  EXPECT_EQ(f.set.parse({"--master"}), "flag needs an argument: -master");
+  EXPECT_EQ(f.master, "master");
+}
+
+TEST(GoFlags, StringTakesNextArgumentEvenIfItLooksLikeAFlag) {
+  Flags f;
+  EXPECT_EQ(f.set.parse({"--master", "--port=4"}), "");
+  EXPECT_EQ(f.master, "--port=4");
+  EXPECT_EQ(f.port, 22);
+}
+
+TEST(GoFlags, EmptyValueAfterEquals) {
+  Flags f;
+  EXPECT_EQ(f.set.parse({"--master="}), "");
+  EXPECT_EQ(f.master, "");
+}
+
+TEST(GoFlags, LastOccurrenceWins) {
+  Flags f;
+  EXPECT_EQ(f.set.parse({"--port=1", "-port", "2"}), "");
+  EXPECT_EQ(f.port, 2);
+}
+
+TEST(GoFlags, InvalidIntStopsAndStoresWhatGoStores) {
+  Flags f;
+  EXPECT_EQ(f.set.parse({"--port=abc"}), "invalid value \"abc\" for flag -port: parse error");
+  EXPECT_EQ(f.port, 0);
+  Flags g;
+  EXPECT_EQ(g.set.parse({"--port=99999999999999999999"}),
+            "invalid value \"99999999999999999999\" for flag -port: value out of range");
+  EXPECT_EQ(g.port, std::numeric_limits<std::int64_t>::max());
+}
+
+TEST(GoFlags, RedefiningAFlagIsAProgrammerError) {
+  Flags f;
+  std::string other;
+  EXPECT_THROW(f.set.add_string("master", &other), std::logic_error);
+}
+
+TEST(GoParseInt, BasePrefixesSignsAndUnderscores) {
+  EXPECT_EQ(go_parse_int("23456").value, 23456);
+  EXPECT_EQ(go_parse_int("-10").value, -10);
+  EXPECT_EQ(go_parse_int("+7").value, 7);
+  EXPECT_EQ(go_parse_int("0x1F").value, 31);
+  EXPECT_EQ(go_parse_int("0o17").value, 15);
+  EXPECT_EQ(go_parse_int("017").value, 15);
+  EXPECT_EQ(go_parse_int("0b101").value, 5);
+  EXPECT_EQ(go_parse_int("0").value, 0);
+  EXPECT_EQ(go_parse_int("1_000").value, 1000);
+  EXPECT_EQ(go_parse_int("0x_1f").value, 31);
+  EXPECT_EQ(go_parse_int("-9223372036854775808").value, std::numeric_limits<std::int64_t>::min());
+  for (const char* bad : {"", "-", "08", "0x", "1__0", "_1", "1_", "12a", " 1"}) {
+    EXPECT_EQ(go_parse_int(bad).error, "parse error") << bad;
+    EXPECT_EQ(go_parse_int(bad).value, 0) << bad;
+  }
+  EXPECT_EQ(go_parse_int("9223372036854775808").error, "value out of range");
+  EXPECT_EQ(go_parse_int("-9223372036854775809").value, std::numeric_limits<std::int64_t>::min());
+}
+
+TEST(GoAtoi, DecimalOnly) {
+  EXPECT_EQ(go_atoi("12"), 12);
+  EXPECT_EQ(go_atoi("-3"), -3);
+  EXPECT_EQ(go_atoi("007"), 7);
+  EXPECT_EQ(go_atoi("9223372036854775807"), std::numeric_limits<std::int64_t>::max());
+  EXPECT_EQ(go_atoi("-9223372036854775808"), std::numeric_limits<std::int64_t>::min());
+  for (const char* bad : {"", "+", "0x1", "1_0", "9223372036854775808", "a"}) {
+    EXPECT_FALSE(go_atoi(bad).has_value()) << bad;
+  }
+}
+
+}  // namespace
+}  // namespace vc::controllers::job::plugins

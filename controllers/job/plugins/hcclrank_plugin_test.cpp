@@ -1,0 +1,65 @@
+#include "controllers/job/plugins/hcclrank_plugin.h"
+
+#include <gtest/gtest.h>
+
+#include "controllers/job/plugins/plugin_test_util.h"
+
+namespace vc::controllers::job::plugins {
+namespace {
+
+using nlohmann::json;
+using testing::make_job;
+using testing::make_pod;
+using testing::make_task;
+
+std::string rank_of(const json& pod) {
+  return pod["metadata"]["annotations"].value(kHcclRankAnnotation, "<none>");
+}
+
+TEST(HcclRankPlugin, MasterRankIsItsIndexAndWorkerRankFollowsMasters) {
+  const Job job = make_job("h", {make_task("master", 2), make_task("worker", 4)});
+  HcclRankPlugin plugin({});
+  json master = make_pod(job, "master", 1);
+  ASSERT_EQ(plugin.on_pod_create(master, job), "");
+  EXPECT_EQ(rank_of(master), "1");
+  json worker = make_pod(job, "worker", 3);
+  ASSERT_EQ(plugin.on_pod_create(worker, job), "");
+  EXPECT_EQ(rank_of(worker), "5");
+}
+
+TEST(HcclRankPlugin, RankEnvWinsOverTheIndex) {
+  const Job job = make_job("h", {make_task("master", 1), make_task("worker", 4)});
+  json pod = make_pod(job, "worker", 0);
+  pod["spec"]["containers"][0]["env"] = json::array({{{"name", "RANK"}, {"value", "7"}}});
+  HcclRankPlugin plugin({});
+  ASSERT_EQ(plugin.on_pod_create(pod, job), "");
+  EXPECT_EQ(rank_of(pod), "7");
+}
+
+TEST(HcclRankPlugin, ExistingAnnotationAndOtherTasksAreLeftAlone) {
+  const Job job = make_job("h", {make_task("master", 1), make_task("other", 1)});
+  HcclRankPlugin plugin({});
+  json set = make_pod(job, "master", 0);
+  set["metadata"]["annotations"][kHcclRankAnnotation] = "42";
+  ASSERT_EQ(plugin.on_pod_create(set, job), "");
+  EXPECT_EQ(rank_of(set), "42");
+  json other = make_pod(job, "other", 0);
+  ASSERT_EQ(plugin.on_pod_create(other, job), "");
+  EXPECT_EQ(rank_of(other), "<none>");
+}
+
+TEST(HcclRankPlugin, MissingOrBadIndexLabelIsAnError) {
+  const Job job = make_job("h", {make_task("master", 1)});
+  HcclRankPlugin plugin({"--master=master"});
+  json pod = make_pod(job, "master", 0);
+  pod["metadata"]["labels"].erase(keys::kTaskIndex);
+  EXPECT_EQ(plugin.on_pod_create(pod, job),
+            "pod h-master-0 doesn't have volcano.sh/task-index label");
+  pod["metadata"]["labels"][keys::kTaskIndex] = "x";
+  EXPECT_EQ(plugin.on_pod_create(pod, job),
+            "failed to parse task index for pod h-master-0: strconv.Atoi: parsing \"x\": invalid "
+            "syntax");
+}
+
+}  // namespace
+}  // namespace vc::controllers::job::plugins

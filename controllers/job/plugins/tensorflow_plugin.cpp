@@ -1,0 +1,128 @@
+#include "controllers/job/plugins/tensorflow_plugin.h"
+
+#include <cstdio>
+
+#include "controllers/job/plugins/plugin_support.h"
+
+namespace vc::controllers::job::plugins {
+
+using nlohmann::json;
+
+std::string go_json_string(std::string_view s) {
+  std::string out = "\"";
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        continue;
+      case '\\':
+        out += "\\\\";
+        continue;
+      case '\n':
+        out += "\\n";
+        continue;
+      case '\r':
+        out += "\\r";
+        continue;
+      case '\t':
+        out += "\\t";
+        continue;
+      default:
+        break;
+    }
+    // U+2028 and U+2029 (E2 80 A8/A9) are escaped by Go for JavaScript's sake.
+    if (c == 0xe2 && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
+        (static_cast<unsigned char>(s[i + 2]) == 0xa8 ||
+         static_cast<unsigned char>(s[i + 2]) == 0xa9)) {
+      out += static_cast<unsigned char>(s[i + 2]) == 0xa8 ? "\\u2028" : "\\u2029";
+      i += 2;
+      continue;
+    }
+    if (c < 0x20 || c == '<' || c == '>' || c == '&') {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+      continue;
+    }
+    out += static_cast<char>(c);
+  }
+  return out + "\"";
+}
+
+TensorflowPlugin::TensorflowPlugin(const std::vector<std::string>& args) {
+  GoFlagSet flags;
+  flags.add_string("ps", &ps_);
+  flags.add_string("worker", &worker_);
+  flags.add_string("chief", &chief_);
+  flags.add_string("evaluator", &evaluator_);
+  flags.add_int("port", &port_);
+  parse_args(flags, kName, args);
+}
+
+std::string TensorflowPlugin::on_pod_create(json& pod, const Job& job) {
+  if (job.spec.tasks.size() == 1 && job.spec.tasks[0].replicas == 1) return "";
+  const std::string suffix = pod_index_suffix(pod);
+  const auto index = go_atoi(suffix);
+  if (!index) return "strconv.Atoi: parsing \"" + suffix + "\": invalid syntax";
+
+  // Roles in Go's struct order; a task fills the first role whose configured name it has.
+  const std::string* role_names[] = {&ps_, &worker_, &chief_, &evaluator_};
+  const char* role_keys[] = {"ps", "worker", "chief", "evaluator"};
+  std::vector<std::string> role_hosts[4];
+  for (const TaskSpec& task : job.spec.tasks) {
+    for (int r = 0; r < 4; ++r) {
+      if (task.name != *role_names[r]) continue;
+      std::vector<std::string> hosts;
+      for (std::int32_t i = 0; i < task.replicas; ++i) {
+        hosts.push_back(domain_name(job, task, i) + ":" + std::to_string(port_));
+      }
+      role_hosts[r] = std::move(hosts);
+      break;
+    }
+  }
+  // The task type: the role matching the pod's task in chief, worker, ps, evaluator order (Go's
+  // switch), else the raw task name.
+  const std::string task = pod_task(pod);
+  std::string type = task;
+  for (int r : {2, 1, 0, 3}) {
+    if (task == *role_names[r]) {
+      type = role_keys[r];
+      break;
+    }
+  }
+
+  std::string cluster;
+  for (int r = 0; r < 4; ++r) {
+    if (role_hosts[r].empty()) continue;
+    if (!cluster.empty()) cluster += ",";
+    cluster += go_json_string(role_keys[r]) + ":[";
+    for (std::size_t i = 0; i < role_hosts[r].size(); ++i) {
+      if (i > 0) cluster += ",";
+      cluster += go_json_string(role_hosts[r][i]);
+    }
+    cluster += "]";
+  }
+  const std::string tf_config = "{\"cluster\":{" + cluster +
+                                "},\"task\":{\"type\":" + go_json_string(type) +
+                                ",\"index\":" + std::to_string(*index) + "}}";
+  for_each_container(pod, Containers::Regular,
+                     [&](json& c) { append_to(c, "env", env_var("TF_CONFIG", tf_config)); });
+  return "";
+}
+
+std::string TensorflowPlugin::on_job_add(PluginEnv& env) {
+  set_mark(env, kName);
+  return "";
+}
+
+std::string TensorflowPlugin::on_job_delete(PluginEnv& env) {
+  if (is_marked(env, kName)) clear_mark(env, kName);
+  return "";
+}
+
+std::string TensorflowPlugin::on_job_update(PluginEnv& /*env*/) {
+  return "";
+}
+
+}  // namespace vc::controllers::job::plugins

@@ -1,0 +1,76 @@
+#include "controllers/job/state/policy.h"
+
+#include <algorithm>
+#include <optional>
+#include <vector>
+
+namespace vc::controllers::job {
+namespace {
+
+bool lists(const std::vector<std::string>& events, std::string_view event) {
+  return std::find(events.begin(), events.end(), event) != events.end();
+}
+
+PolicyDecision decide(const LifecyclePolicy& policy) {
+  return {policy.action, policy.timeout.value_or(std::chrono::milliseconds{0})};
+}
+
+// The first of the policies that matches the request, in order (§3.1 step 5).
+std::optional<PolicyDecision> match(const std::vector<LifecyclePolicy>& policies,
+                                    const Request& req) {
+  for (const auto& policy : policies) {
+    // `events` already holds `event` appended by the decoder (model/job.h).
+    if (!policy.events.empty() && !req.event.empty() &&
+        (lists(policy.events, req.event) || lists(policy.events, event::kAny))) {
+      // A pod being Pending is normal: it only acts when the policy sets how long is too long.
+      if (req.event != event::kPodPending || policy.timeout) return decide(policy);
+    }
+    // Not an else: a skipped PodPending match still looks at the exit code, as Volcano does.
+    if (policy.exit_code && *policy.exit_code == req.exit_code) return decide(policy);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+PolicyDecision apply_policies(const Job& job, const Request& req) {
+  const PolicyDecision sync{action::kSyncJob, std::chrono::milliseconds{0}};
+  if (!req.action.empty()) return {req.action, std::chrono::milliseconds{0}};
+  if (is_internal_event(req.event)) return sync;
+  // A pod of a previous job with the same name.
+  if (!req.job_uid.empty() && req.job_uid != job.uid) return sync;
+  // Pods (and PodGroup requests, version 0) from before the last full kill.
+  if (req.job_version < job.status.version) return sync;
+  if (!req.task_name.empty()) {
+    if (const TaskSpec* task = job.spec.task(req.task_name)) {
+      if (auto hit = match(task->policies, req)) return *hit;
+    }
+  }
+  if (auto hit = match(job.spec.policies, req)) return *hit;
+  return sync;
+}
+
+bool is_internal_event(std::string_view event) {
+  return event == event::kOutOfSync || event == event::kCommandIssued ||
+         event == event::kPodRunning;
+}
+
+bool is_internal_action(std::string_view action) {
+  return action == action::kSyncJob || action == action::kEnqueueJob ||
+         action == action::kSyncQueue || action == action::kOpenQueue ||
+         action == action::kCloseQueue;
+}
+
+bool is_pod_event(std::string_view event) {
+  return event == event::kPodPending || event == event::kPodRunning || event == event::kPodFailed ||
+         event == event::kPodEvicted;
+}
+
+ActionType action_type(std::string_view action) {
+  if (action == action::kRestartTask) return ActionType::Task;
+  if (action == action::kRestartPod) return ActionType::Pod;
+  if (action == action::kRestartPartition) return ActionType::Partition;
+  return ActionType::Job;
+}
+
+}  // namespace vc::controllers::job
