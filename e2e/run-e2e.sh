@@ -21,7 +21,7 @@ fi
 export KUBECONFIG=$ADMIN_KUBECONFIG IMPL_WEBHOOK IMPL_CONTROLLERS
 # What tests need beyond the API: kubectl for `kubectl apply` cases, the cluster's PKI and the
 # repo root for the certificate-rotation case.
-export KUBECTL=$K8S_BIN/kubectl VC_PKI_DIR=$PKI VC_REPO=$repo
+export KUBECTL=$K8S_BIN/kubectl VC_PKI_DIR=$PKI VC_REPO=$repo VC_WEBHOOK_ADDR=127.0.0.1:$WEBHOOK_PORT
 export GOTOOLCHAIN=local GOFLAGS=-buildvcs=false
 log "running e2e (webhook=$IMPL_WEBHOOK controllers=$IMPL_CONTROLLERS)"
 start_s=$(date +%s)

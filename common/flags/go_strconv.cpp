@@ -5,13 +5,13 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 #include "common/api/label_validation.h"
 
 namespace vc::flags {
 namespace {
-
-enum class NumError { None, Syntax, Range };
 
 char lower(char c) {
   return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
@@ -106,26 +106,9 @@ NumError parse_unsigned(std::string_view s, int base, int bits, std::uint64_t& o
 }
 
 api::Expected<std::int64_t> parse_signed(std::string_view s, int base, int bits) {
-  if (s.empty()) return num_error("ParseInt", s, NumError::Syntax);
-  const std::string_view s0 = s;
-  bool neg = false;
-  if (s[0] == '+') {
-    s.remove_prefix(1);
-  } else if (s[0] == '-') {
-    neg = true;
-    s.remove_prefix(1);
-  }
-  std::uint64_t un = 0;
-  const NumError err = parse_unsigned(s, base, bits, un);
-  if (err == NumError::Syntax) return num_error("ParseInt", s0, err);
-  const std::uint64_t cutoff = std::uint64_t{1} << (bits - 1);
-  if (err == NumError::Range || (!neg && un >= cutoff) || (neg && un > cutoff)) {
-    return num_error("ParseInt", s0, NumError::Range);
-  }
-  if (neg)
-    return un == cutoff ? std::numeric_limits<std::int64_t>::min() >> (64 - bits)
-                        : -static_cast<std::int64_t>(un);
-  return static_cast<std::int64_t>(un);
+  const IntParse r = parse_int_full(s, base, bits);
+  if (r.error != NumError::None) return num_error("ParseInt", s, r.error);
+  return r.value;
 }
 
 size_t common_prefix_ignore_case(std::string_view s, std::string_view prefix) {
@@ -221,6 +204,35 @@ void shortest_digits(double v, int bits, std::string& digits, int& point) {
 }
 
 }  // namespace
+
+IntParse parse_int_full(std::string_view s, int base, int bits) {
+  if (base != 0 && (base < 2 || base > 36)) {
+    throw std::invalid_argument("parse_int_full: invalid base " + std::to_string(base));
+  }
+  if (bits < 1 || bits > 64) {
+    throw std::invalid_argument("parse_int_full: invalid bit size " + std::to_string(bits));
+  }
+  if (s.empty()) return {0, NumError::Syntax};
+  bool neg = false;
+  if (s[0] == '+') {
+    s.remove_prefix(1);
+  } else if (s[0] == '-') {
+    neg = true;
+    s.remove_prefix(1);
+  }
+  std::uint64_t un = 0;
+  const NumError err = parse_unsigned(s, base, bits, un);
+  if (err == NumError::Syntax) return {0, NumError::Syntax};
+  // C++20 shifts a negative value arithmetically, so these are -2^(bits-1) and 2^(bits-1)-1.
+  const std::int64_t min = std::numeric_limits<std::int64_t>::min() >> (64 - bits);
+  const std::int64_t max = std::numeric_limits<std::int64_t>::max() >> (64 - bits);
+  const std::uint64_t cutoff = std::uint64_t{1} << (bits - 1);
+  // On a range error ParseUint yields its maximum, which is past cutoff: Go clamps to the bound.
+  if (!neg && (err == NumError::Range || un >= cutoff)) return {max, NumError::Range};
+  if (neg && (err == NumError::Range || un > cutoff)) return {min, NumError::Range};
+  if (neg) return {un == cutoff ? min : -static_cast<std::int64_t>(un), NumError::None};
+  return {static_cast<std::int64_t>(un), NumError::None};
+}
 
 api::Expected<std::int64_t> parse_int(std::string_view s, int bits) {
   return parse_signed(s, 0, bits);

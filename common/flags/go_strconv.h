@@ -14,6 +14,20 @@
 
 namespace vc::flags {
 
+// The kinds of Go's strconv.NumError.
+enum class NumError { None, Syntax, Range };
+
+// Both results of strconv.ParseInt, for callers that keep Go's value next to the error, as Go's
+// flag package stores it: value is 0 on a syntax error and the bound nearest the text (the
+// largest or smallest `bits`-bit integer) on a range error.
+struct IntParse {
+  std::int64_t value = 0;
+  NumError error = NumError::None;
+};
+// strconv.ParseInt(s, base, bits): base 0 (from the prefix, underscores allowed) or 2 to 36,
+// bits 1 to 64. Another base or bits is a programmer error (std::invalid_argument).
+IntParse parse_int_full(std::string_view s, int base = 0, int bits = 64);
+
 // strconv.ParseInt(s, 0, bits): optional sign, base prefix 0x/0o/0b or a leading 0 (octal),
 // underscores between digits.
 api::Expected<std::int64_t> parse_int(std::string_view s, int bits = 64);

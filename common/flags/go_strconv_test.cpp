@@ -1,6 +1,7 @@
 #include "common/flags/go_strconv.h"
 
 #include <cmath>
+#include <stdexcept>
 
 #include <gtest/gtest.h>
 
@@ -42,6 +43,40 @@ TEST(ParseInt, ReportsRangeErrorsWithTheOriginalText) {
             "strconv.ParseInt: parsing \"-99999999999999999999\": value out of range");
   EXPECT_EQ(parse_int("2147483648", 32).error(),
             "strconv.ParseInt: parsing \"2147483648\": value out of range");
+}
+
+TEST(ParseIntFull, KeepsGoValueNextToTheError) {
+  EXPECT_EQ(parse_int_full("0x1f").value, 31);
+  EXPECT_EQ(parse_int_full("0x1f").error, NumError::None);
+  EXPECT_EQ(parse_int_full("-010").value, -8);
+  EXPECT_EQ(parse_int_full("-9223372036854775808").value, INT64_MIN);
+  EXPECT_EQ(parse_int_full("-9223372036854775808").error, NumError::None);
+  for (const char* bad : {"", "-", "abc", "1__0", "0x"}) {
+    EXPECT_EQ(parse_int_full(bad).error, NumError::Syntax) << bad;
+    EXPECT_EQ(parse_int_full(bad).value, 0) << bad;
+  }
+  // Out of range: Go returns the nearest bound of the bit size.
+  EXPECT_EQ(parse_int_full("9223372036854775808").value, INT64_MAX);
+  EXPECT_EQ(parse_int_full("99999999999999999999").value, INT64_MAX);
+  EXPECT_EQ(parse_int_full("-9223372036854775809").value, INT64_MIN);
+  EXPECT_EQ(parse_int_full("-99999999999999999999").error, NumError::Range);
+  EXPECT_EQ(parse_int_full("2147483648", 0, 32).value, 2147483647);
+  EXPECT_EQ(parse_int_full("-2147483649", 10, 32).value, -2147483648LL);
+  EXPECT_EQ(parse_int_full("-2147483649", 10, 32).error, NumError::Range);
+}
+
+TEST(ParseIntFull, HonoursAnExplicitBase) {
+  EXPECT_EQ(parse_int_full("010", 10).value, 10);
+  EXPECT_EQ(parse_int_full("ff", 16).value, 255);
+  EXPECT_EQ(parse_int_full("0x10", 10).error, NumError::Syntax);
+  EXPECT_EQ(parse_int_full("1_0", 10).error, NumError::Syntax);
+}
+
+TEST(ParseIntFull, InvalidBaseOrBitSizeIsAProgrammerError) {
+  EXPECT_THROW(parse_int_full("1", 1), std::invalid_argument);
+  EXPECT_THROW(parse_int_full("1", 37), std::invalid_argument);
+  EXPECT_THROW(parse_int_full("1", 0, 0), std::invalid_argument);
+  EXPECT_THROW(parse_int_full("1", 0, 65), std::invalid_argument);
 }
 
 TEST(ParseDecimalInt, RejectsBasePrefixesLikeKlog) {

@@ -15,6 +15,7 @@
 #include "controllers/garbagecollector/cleaner.h"
 #include "controllers/garbagecollector/decision.h"
 #include "controllers/garbagecollector/job_view.h"
+#include "controllers/job/model/job_json.h"
 
 namespace vc::controllers::gc {
 
@@ -24,9 +25,9 @@ using log::kv;
 namespace cache = kube::cache;
 namespace workqueue = kube::workqueue;
 
-// GcController: one informer on Volcano Jobs (compact GcJob views), one rate-limited queue of
-// "ns/name" keys, and --worker-threads-for-gc workers. Keys are retried without limit (spec
-// §1.11); a job that is not due yet is parked with add_after until it is.
+// GcController: the shared informer on Volcano Jobs (the job controller's job views), one
+// rate-limited queue of "ns/name" keys, and --worker-threads-for-gc workers. Keys are retried
+// without limit (spec §1.11); a job that is not due yet is parked with add_after until it is.
 //
 // Threads: initialize/run/stop on the control thread (see Controller). Informer handlers only
 // enqueue. Workers call sync(); the queue guarantees one key is never synced by two at once.
@@ -47,7 +48,7 @@ class GcController final : public Controller {
     queue_options.clock = options_.clock;
     queue_ = std::make_shared<workqueue::RateLimitingQueue>(std::move(queue_options));
     kube::cache::InformerSpec spec;
-    spec.transform = gc_job_transform();
+    spec.transform = job::job_view_transform();  // shared with the job controller
     jobs_ = ctx.informers.informer(kube::resources::jobs, spec);
     // The handlers hold the queue, not the controller: the shared informer may outlive us.
     // Job deletions need no handler: a deleted job has nothing left to collect, and a key
@@ -76,8 +77,8 @@ class GcController final : public Controller {
 
  private:
   static void enqueue_if_candidate(workqueue::Queue& queue, const cache::ObjectPtr& obj) {
-    const auto* job = dynamic_cast<const GcJob*>(obj.get());
-    if (job != nullptr && is_cleanup_candidate(*job)) queue.add(job->key());
+    const job::JobPtr job = job::as_job(obj);
+    if (job != nullptr && is_cleanup_candidate(gc_job_of(*job))) queue.add(job->key());
   }
 
   // The classic loop: pop a key, sync it, forget or back off, done.
@@ -90,12 +91,12 @@ class GcController final : public Controller {
 
   void sync(const std::string& key) {
     const cache::ObjectPtr cached = jobs_->store().get(key);
-    const auto* job = dynamic_cast<const GcJob*>(cached.get());
-    if (job == nullptr) {
+    const job::JobPtr cached_job = job::as_job(cached);
+    if (cached_job == nullptr) {
       queue_->forget(key);
       return;
     }
-    const Decision d = decide(*job, options_.now());
+    const Decision d = decide(gc_job_of(*cached_job), options_.now());
     switch (d.kind) {
       case Decision::Kind::Keep:
         queue_->forget(key);

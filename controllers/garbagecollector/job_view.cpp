@@ -47,10 +47,17 @@ GcJob gc_job_from_json(const json& job) {
   return out;
 }
 
-kube::cache::Transform gc_job_transform() {
-  return {"gc-job", [](json&& job) -> kube::cache::ObjectPtr {
-            return std::make_shared<const GcJob>(gc_job_from_json(job));
-          }};
+GcJob gc_job_of(const job::Job& job) {
+  GcJob g;
+  g.namespace_ = job.namespace_;
+  g.name = job.name;
+  g.uid = job.uid;
+  g.resource_version = job.resource_version;
+  g.being_deleted = job.deletion_timestamp.has_value();
+  if (job.spec.ttl_seconds_after_finished) g.ttl_seconds = *job.spec.ttl_seconds_after_finished;
+  g.phase = job.status.phase;
+  g.transitioned = job.status.last_transition_time;
+  return g;
 }
 
 }  // namespace vc::controllers::gc

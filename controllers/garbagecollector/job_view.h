@@ -14,6 +14,7 @@
 
 #include "common/api/time.h"
 #include "common/kube/cache/object.h"
+#include "controllers/job/model/job.h"
 
 namespace vc::controllers::gc {
 
@@ -28,7 +29,8 @@ struct GcJob : kube::cache::Object {
 // (untrusted input never throws out of here); a malformed lastTransitionTime counts as missing.
 GcJob gc_job_from_json(const nlohmann::json& job);
 
-// The informer transform caching GcJob values (name "gc-job").
-kube::cache::Transform gc_job_transform();
+// The same fields from the job controller's cached Job: the collector shares the "job-view"
+// informer with it (one watch and one cache of Jobs per process, DESIGN principle 3).
+GcJob gc_job_of(const job::Job& job);
 
 }  // namespace vc::controllers::gc

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "controllers/job/model/job_json.h"
+
 namespace vc::controllers::gc {
 namespace {
 
@@ -41,12 +43,24 @@ TEST(GcJobView, AbsentOrMistypedFieldsAreTreatedAsMissing) {
   EXPECT_FALSE(gc_job_from_json(json::array()).ttl_seconds);
 }
 
-TEST(GcJobView, TransformCachesACompactView) {
-  const auto t = gc_job_transform();
-  EXPECT_EQ(t.name, "gc-job");
-  auto obj = t.fn(json::parse(R"({"metadata": {"namespace": "a", "name": "b"}})"));
-  ASSERT_NE(dynamic_cast<const GcJob*>(obj.get()), nullptr);
-  EXPECT_EQ(obj->key(), "a/b");
+TEST(GcJobView, SharedJobViewGivesTheSameFieldsAsTheJson) {
+  const json j = json::parse(R"({
+    "apiVersion": "batch.volcano.sh/v1alpha1", "kind": "Job",
+    "metadata": {"namespace": "a", "name": "b", "uid": "u", "resourceVersion": "7",
+                 "deletionTimestamp": "2024-01-02T03:04:05Z"},
+    "spec": {"ttlSecondsAfterFinished": 30},
+    "status": {"state": {"phase": "Completed", "lastTransitionTime": "2024-01-02T03:00:00Z"}}})");
+  const GcJob from_json = gc_job_from_json(j);
+  const GcJob from_view = gc_job_of(*job::job_from_json(j));
+  EXPECT_EQ(from_view.key(), "a/b");
+  EXPECT_EQ(from_view.uid, from_json.uid);
+  EXPECT_EQ(from_view.resource_version, from_json.resource_version);
+  EXPECT_EQ(from_view.being_deleted, from_json.being_deleted);
+  EXPECT_EQ(from_view.ttl_seconds, from_json.ttl_seconds);
+  EXPECT_EQ(from_view.phase, from_json.phase);
+  EXPECT_EQ(from_view.transitioned, from_json.transitioned);
+  EXPECT_TRUE(from_view.being_deleted);
+  EXPECT_EQ(from_view.ttl_seconds, 30);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <future>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -202,6 +203,16 @@ std::string JobSyncer::sync_job(const Job& job, StatusRule rule) {
 
   JobStatus working = current.status;
   const std::string& phase = current.status.phase;
+  // A brand-new job needs its status initialised and its PodGroup created: two independent
+  // round trips, issued together so the scheduler sees the PodGroup one round trip earlier.
+  std::future<std::string> podgroup_created;
+  if (phase.empty()) {
+    views::PodGroupViewPtr hold;
+    if (!find_podgroup(current, hold)) {
+      podgroup_created =
+          std::async(std::launch::async, [this, job = current] { return ensure_podgroup(job); });
+    }
+  }
   if (phase.empty() || phase == phase::kPending) {
     if (phase.empty()) {
       if (auto err = init_status(current); !err.empty()) {
@@ -222,7 +233,10 @@ std::string JobSyncer::sync_job(const Job& job, StatusRule rule) {
     event(current, true, "PluginError", "Execute plugin when job add failed, err: " + err);
     return err;
   }
-  if (auto err = ensure_podgroup(current); !err.empty()) {
+  // (An early return above still waits for the creation: std::async's future joins.)
+  const std::string pg_err =
+      podgroup_created.valid() ? podgroup_created.get() : ensure_podgroup(current);
+  if (const std::string& err = pg_err; !err.empty()) {
     event(current, true, "PodGroupError", "Failed to create PodGroup, err: " + err);
     return err;
   }

@@ -6,26 +6,13 @@
 #include <limits>
 #include <optional>
 
+#include "controllers/views/pod_resources.h"
+
 namespace vc::controllers::podgroup {
 
 namespace {
 
 using nlohmann::json;
-
-constexpr std::string_view kRequestsPrefix = "requests.";
-constexpr std::string_view kLimitsPrefix = "limits.";
-constexpr std::string_view kHugePagesPrefix = "hugepages-";
-
-// Kubernetes' IsNativeResource: no domain, or a kubernetes.io domain.
-bool is_native(std::string_view name) {
-  return name.find('/') == std::string_view::npos ||
-         name.find("kubernetes.io/") != std::string_view::npos;
-}
-
-// Kubernetes' IsExtendedResourceName (the API server has already validated the name's syntax).
-bool is_extended(std::string_view name) {
-  return !is_native(name) && !name.starts_with(kRequestsPrefix);
-}
 
 // Go's strconv.ParseInt(s, 10, bits): optional sign, then decimal digits only.
 std::optional<std::int64_t> parse_int(std::string_view s, std::int64_t min, std::int64_t max) {
@@ -119,31 +106,11 @@ std::string podgroup_name(const views::PodView& pod) {
 }
 
 api::ResourceList pod_quota_usage(const views::PodView& pod, api::TimePoint now) {
-  api::ResourceList usage;
-  usage.emplace("count/pods", api::Quantity::from_int(1));
   if (pod.phase == "Succeeded" || pod.phase == "Failed" || past_deletion_grace(pod, now)) {
-    return usage;
+    return {{"count/pods", api::Quantity::from_int(1)}};
   }
-  usage.emplace("pods", api::Quantity::must_parse("1"));
-  const api::ResourceList requests = views::to_resource_list(pod.requests);
-  const api::ResourceList limits = views::to_resource_list(pod.limits);
-  for (const char* name : {"cpu", "memory", "ephemeral-storage"}) {
-    if (auto r = requests.find(name); r != requests.end()) {
-      usage[name] = r->second;
-      usage[std::string(kRequestsPrefix) + name] = r->second;
-    }
-    if (auto l = limits.find(name); l != limits.end()) {
-      usage[std::string(kLimitsPrefix) + name] = l->second;
-    }
-  }
-  for (const auto& [name, q] : requests) {
-    if (name.starts_with(kHugePagesPrefix)) {
-      usage[name] = q;
-      usage[std::string(kRequestsPrefix) + name] = q;
-    }
-    if (is_extended(name)) usage[std::string(kRequestsPrefix) + name] = q;
-  }
-  return usage;
+  return views::quota_pod_usage(views::to_resource_list(pod.requests),
+                                views::to_resource_list(pod.limits));
 }
 
 api::ResourceList min_resources(const views::PodView& pod, std::int32_t min_member,
@@ -152,19 +119,8 @@ api::ResourceList min_resources(const views::PodView& pod, std::int32_t min_memb
   api::ResourceList total;
   // Summed min_member times, as Volcano does: the first pass copies each quantity (keeping its
   // printed text), later passes add (printing canonically).
-  for (std::int32_t i = 0; i < min_member; ++i) {
-    for (const auto& [name, q] : usage) {
-      auto [it, inserted] = total.emplace(name, q);
-      if (!inserted) it->second += q;
-    }
-  }
-  std::vector<std::pair<std::string, api::Quantity>> unprefixed;
-  for (const auto& [name, q] : total) {
-    if (name.starts_with(kRequestsPrefix) && !is_native(name)) {
-      unprefixed.emplace_back(name.substr(kRequestsPrefix.size()), q);
-    }
-  }
-  for (auto& [name, q] : unprefixed) total[name] = std::move(q);
+  for (std::int32_t i = 0; i < min_member; ++i) api::add_to(total, usage);
+  views::add_unprefixed_requests(total);
   return total;
 }
 

@@ -1,5 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <initializer_list>
+#include <map>
+#include <string>
+#include <utility>
+
 #include <nlohmann/json.hpp>
 
 #include "controllers/views/intern.h"
@@ -67,6 +72,63 @@ TEST(PodResources, PodLevelResourcesReplaceCpuAndMemory) {
 TEST(PodResources, MalformedQuantityThrows) {
   json spec = {{"containers", {container({{"cpu", "lots"}})}}};
   EXPECT_THROW(pod_requests(spec), std::invalid_argument);
+}
+
+std::map<std::string, std::string> printed(const api::ResourceList& list) {
+  std::map<std::string, std::string> out;
+  for (const auto& [name, q] : list) out[name] = q.to_string();
+  return out;
+}
+
+api::ResourceList list(std::initializer_list<std::pair<const char*, const char*>> items) {
+  api::ResourceList out;
+  for (const auto& [name, value] : items) out.emplace(name, api::Quantity::must_parse(value));
+  return out;
+}
+
+TEST(QuotaPodUsage, CountsNativeResourcesUnderBothNamesAndExtendedOnesAsRequests) {
+  const auto requests = list({{"cpu", "500m"},
+                              {"memory", "1Gi"},
+                              {"ephemeral-storage", "2Gi"},
+                              {"hugepages-2Mi", "4Mi"},
+                              {"nvidia.com/gpu", "2"},
+                              {"example.kubernetes.io/native", "3"}});
+  const auto limits = list({{"cpu", "1"}, {"memory", "2Gi"}, {"nvidia.com/gpu", "2"}});
+  EXPECT_EQ(printed(quota_pod_usage(requests, limits)),
+            (std::map<std::string, std::string>{{"count/pods", "1"},
+                                                {"pods", "1"},
+                                                {"cpu", "500m"},
+                                                {"requests.cpu", "500m"},
+                                                {"limits.cpu", "1"},
+                                                {"memory", "1Gi"},
+                                                {"requests.memory", "1Gi"},
+                                                {"limits.memory", "2Gi"},
+                                                {"ephemeral-storage", "2Gi"},
+                                                {"requests.ephemeral-storage", "2Gi"},
+                                                {"hugepages-2Mi", "4Mi"},
+                                                {"requests.hugepages-2Mi", "4Mi"},
+                                                {"requests.nvidia.com/gpu", "2"}}));
+}
+
+TEST(QuotaPodUsage, NoResourcesCountOnlyThePod) {
+  EXPECT_EQ(printed(quota_pod_usage({}, {})),
+            (std::map<std::string, std::string>{{"count/pods", "1"}, {"pods", "1"}}));
+}
+
+TEST(AddUnprefixedRequests, CopiesOnlyNonNativeRequests) {
+  auto usage = list({{"requests.nvidia.com/gpu", "2"},
+                     {"requests.cpu", "1"},
+                     {"requests.hugepages-2Mi", "4Mi"},
+                     {"requests.example.kubernetes.io/x", "1"},
+                     {"count/pods", "1"}});
+  add_unprefixed_requests(usage);
+  EXPECT_EQ(printed(usage),
+            (std::map<std::string, std::string>{{"requests.nvidia.com/gpu", "2"},
+                                                {"nvidia.com/gpu", "2"},
+                                                {"requests.cpu", "1"},
+                                                {"requests.hugepages-2Mi", "4Mi"},
+                                                {"requests.example.kubernetes.io/x", "1"},
+                                                {"count/pods", "1"}}));
 }
 
 TEST(ResourceAmount, RoundTripsValueFormatAndPrintedForm) {

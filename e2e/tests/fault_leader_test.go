@@ -21,15 +21,30 @@ import (
 const (
 	leaseNamespace = "volcano-system"
 	leaseName      = "vc-controller-manager"
-	// maxTakeover is issue 5's bound on the time from kill -9 of the leader until the other
-	// replica holds the Lease (15 s lease duration plus a retry period).
-	maxTakeover = 17 * time.Second
 )
 
-// acquiredLease matches the line both implementations log once they hold the Lease
-// (client-go: "Successfully acquired lease"; ours: "successfully acquired lease").
-func acquiredLease(log string) bool {
-	return strings.Contains(strings.ToLower(log), "successfully acquired lease")
+// maxTakeover bounds the time from kill -9 of the leader until the other replica holds the
+// Lease. Issue 5 asks ours for 17 s: the 15 s lease duration plus one 2 s retry period.
+// Volcano's elector (client-go) cannot promise that: it counts the lease duration from when it
+// first saw the last renewal and polls every retry period plus up to 120% jitter (2 to 4.4 s),
+// so it may see the renewal 4.4 s late and the expiry 4.4 s late again: 15 + 2 × 4.4 s. The
+// reference is held to that bound, so the scenario still checks it fails over at all.
+func maxTakeover(impl string) time.Duration {
+	if impl == "reference" {
+		return 24 * time.Second
+	}
+	return 17 * time.Second
+}
+
+// acquiredLine returns the line in which a replica logged that it holds the Lease, or "".
+// client-go logs "Successfully acquired lease", ours "successfully acquired lease".
+func acquiredLine(log string) string {
+	for _, line := range strings.Split(log, "\n") {
+		if strings.Contains(strings.ToLower(line), "successfully acquired lease") {
+			return line
+		}
+	}
+	return ""
 }
 
 // identityField matches the identity our controller-manager logs for itself.
@@ -51,19 +66,38 @@ type replica struct {
 	healthz string // URL of its /healthz
 }
 
-func (r *replica) writes(t *testing.T) map[string]float64 {
-	t.Helper()
+// requests returns the process's API requests so far by HTTP method.
+func (r *replica) requests() (map[string]float64, error) {
 	code, body, err := framework.HTTPGet(r.metrics)
-	if err != nil || code != 200 {
-		t.Fatalf("%s %s: HTTP %d, err %v", r.Name, r.metrics, code, err)
+	if err == nil && code != 200 {
+		err = fmt.Errorf("HTTP %d", code)
 	}
-	return writeRequests(body)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", r.Name, r.metrics, err)
+	}
+	return requestsByMethod(body), nil
 }
 
-// startReplicas stops the cluster's controller-manager and starts n copies of its command line
-// (binary, kubeconfig and flags exactly as up.sh chose them for IMPL_CONTROLLERS) with leader
-// election on and healthz/metrics on free ports, logging to $STATE_DIR/logs/fault-cm-<i>.log.
-func startReplicas(t *testing.T, cluster *framework.LocalCluster, n int) []*replica {
+// writes returns the process's write requests (POST, PUT, PATCH, DELETE) so far by method.
+func (r *replica) writes(t *testing.T) map[string]float64 {
+	t.Helper()
+	reqs, err := r.requests()
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	out := map[string]float64{}
+	for method, n := range reqs {
+		switch method {
+		case "POST", "PUT", "PATCH", "DELETE":
+			out[method] = n
+		}
+	}
+	return out
+}
+
+// stopClusterControllers stops the cluster's controller-manager and returns its command line:
+// binary, kubeconfig and flags exactly as up.sh chose them for IMPL_CONTROLLERS.
+func stopClusterControllers(t *testing.T, cluster *framework.LocalCluster) []string {
 	t.Helper()
 	pid := cluster.AlivePid(t, "controllers")
 	argv, err := framework.ProcessCmdline(pid)
@@ -76,33 +110,38 @@ func startReplicas(t *testing.T, cluster *framework.LocalCluster, n int) []*repl
 	}); err != nil {
 		t.Logf("controller-manager pid %d ignored SIGTERM for 15 s; killing it", pid)
 		framework.KillPid(t, pid, syscall.SIGKILL)
-		framework.WaitPidGone(t, pid, 10*time.Second)
 	}
+	framework.WaitPidGone(t, pid, 10*time.Second)
 	t.Logf("stopped the cluster's controller-manager (pid %d): %v", pid, argv)
+	return argv
+}
 
-	var out []*replica
-	for i := 1; i <= n; i++ {
-		healthz, metrics := framework.FreePort(t), framework.FreePort(t)
-		args := argv
-		for flag, value := range map[string]string{
-			"leader-elect":    "true",
-			"healthz-address": "127.0.0.1:" + strconv.Itoa(healthz),
-			"listen-address":  "127.0.0.1:" + strconv.Itoa(metrics),
-			"enable-healthz":  "true",
-			"enable-metrics":  "true",
-		} {
-			if args, err = framework.ReplaceFlag(args, flag, value); err != nil {
-				t.Fatalf("controller-manager command line: %v", err)
-			}
+// startReplica starts copy i of the controller-manager command line argv with leader election
+// on and healthz/metrics on free ports, logging to $STATE_DIR/logs/fault-cm-<i>.log.
+func startReplica(t *testing.T, cluster *framework.LocalCluster, argv []string, i int) *replica {
+	t.Helper()
+	healthz, metrics := framework.FreePort(t), framework.FreePort(t)
+	args := argv
+	var err error
+	for flag, value := range map[string]string{
+		"leader-elect":    "true",
+		"healthz-address": "127.0.0.1:" + strconv.Itoa(healthz),
+		"listen-address":  "127.0.0.1:" + strconv.Itoa(metrics),
+		"enable-healthz":  "true",
+		"enable-metrics":  "true",
+	} {
+		if args, err = framework.ReplaceFlag(args, flag, value); err != nil {
+			t.Fatalf("controller-manager command line: %v", err)
 		}
-		args = append(args, "--leader-elect-resource-namespace="+leaseNamespace)
-		name := fmt.Sprintf("fault-cm-%d", i)
-		p := framework.StartProcess(t, name, cluster.LogPath(name), args)
-		out = append(out, &replica{Process: p,
-			healthz: fmt.Sprintf("http://127.0.0.1:%d/healthz", healthz),
-			metrics: fmt.Sprintf("http://127.0.0.1:%d/metrics", metrics)})
 	}
-	return out
+	args = append(args, "--leader-elect-resource-namespace="+leaseNamespace)
+	name := fmt.Sprintf("fault-cm-%d", i)
+	p := framework.StartProcess(t, name, cluster.LogPath(name), args)
+	r := &replica{Process: p,
+		healthz: fmt.Sprintf("http://127.0.0.1:%d/healthz", healthz),
+		metrics: fmt.Sprintf("http://127.0.0.1:%d/metrics", metrics)}
+	framework.WaitHealthy(t, r.healthz, 30*time.Second)
+	return r
 }
 
 // leaseHolder returns the Lease's holderIdentity ("" when absent or released).
@@ -136,7 +175,8 @@ func TestFaultLeaderFailover(t *testing.T) {
 	// Lease is removed before and after.
 	deleteLease(t, f)
 	t.Cleanup(func() { deleteLease(t, f) })
-	replicas := startReplicas(t, cluster, 2)
+	argv := stopClusterControllers(t, cluster)
+	replicas := []*replica{startReplica(t, cluster, argv, 1)}
 
 	var holder string
 	f.WaitFor("Lease "+leaseNamespace+"/"+leaseName+" held", 60*time.Second, func() (bool, string, error) {
@@ -144,11 +184,14 @@ func TestFaultLeaderFailover(t *testing.T) {
 		holder = h
 		return h != "", "holder=" + h, err
 	})
+	// The second replica starts once the Lease exists: two started together may both find no
+	// Lease and race to create it, and the loser's failed create would count as a standby write.
+	replicas = append(replicas, startReplica(t, cluster, argv, 2))
 	var leader, standby *replica
 	f.WaitFor("exactly one replica logged that it acquired the Lease", 15*time.Second, func() (bool, string, error) {
 		var holders []*replica
 		for _, r := range replicas {
-			if acquiredLease(r.ReadLog()) {
+			if acquiredLine(r.ReadLog()) != "" {
 				holders = append(holders, r)
 			}
 		}
@@ -167,8 +210,13 @@ func TestFaultLeaderFailover(t *testing.T) {
 		if len(own) > 0 && own[holder] != (r == leader) {
 			t.Fatalf("Lease holder %s; %s (leader: %v) logged identities %v", holder, r.Name, r == leader, own)
 		}
-		framework.WaitHealthy(t, r.healthz, 30*time.Second)
 	}
+	// The standby must be campaigning (reading the Lease) while the leader works, or the
+	// check below would hold trivially.
+	framework.WaitFor(t, standby.Name+" reads from the API server", 30*time.Second, func() (bool, string, error) {
+		reqs, err := standby.requests()
+		return err == nil && reqs["GET"] > 0, fmt.Sprintf("requests by method %v", reqs), err
+	})
 	t.Logf("leader %s (pid %d, Lease holder %s); standby %s (pid %d)",
 		leader.Name, leader.Pid(), holder, standby.Name, standby.Pid())
 
@@ -205,7 +253,8 @@ func TestFaultLeaderFailover(t *testing.T) {
 		return h != "" && h != holder, "holder=" + h, nil
 	})
 	f.WaitFor(standby.Name+" logged that it acquired the Lease", 10*time.Second, func() (bool, string, error) {
-		return acquiredLease(standby.ReadLog()), framework.Tail(standby.ReadLog(), 1), nil
+		line := acquiredLine(standby.ReadLog())
+		return line != "", line, nil
 	})
 	var podGroupAt time.Duration
 	f.WaitFor("PodGroup of "+after.Name, framework.JobTimeout, func() (bool, string, error) {
@@ -220,8 +269,8 @@ func TestFaultLeaderFailover(t *testing.T) {
 		"its pods %v after",
 		framework.Impl(), takeover.Round(time.Millisecond), podGroupAt.Round(time.Millisecond),
 		podsAt.Round(time.Millisecond))
-	if takeover > maxTakeover {
-		t.Errorf("the standby took the Lease %v after the leader died, more than %v", takeover, maxTakeover)
+	if bound := maxTakeover(cluster.Var("IMPL_CONTROLLERS")); takeover > bound {
+		t.Errorf("the standby took the Lease %v after the leader died, more than %v", takeover, bound)
 	}
 	if w := standby.writes(t); w["POST"] < 3 {
 		t.Errorf("the new leader %s counted %v write requests after creating job %s's PodGroup and pods",

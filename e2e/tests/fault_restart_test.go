@@ -52,8 +52,9 @@ func TestFaultControllerKilledWhileJobsAreCreated(t *testing.T) {
 	}
 	framework.KillPid(t, oldPid, syscall.SIGKILL)
 	framework.WaitPidGone(t, oldPid, 10*time.Second)
-	t.Logf("killed the controller-manager (pid %d) %v after the first create, with %d jobs created",
-		oldPid, time.Since(start).Round(time.Millisecond), killAfter)
+	t.Logf("killed the controller-manager (pid %d) %v after the first create, with %d jobs created, "+
+		"%d PodGroups and %d pods seen so far", oldPid, time.Since(start).Round(time.Millisecond), killAfter,
+		len(pgLog.snapshot()), len(podLog.snapshot()))
 
 	// The remaining jobs are created while no controller runs: the restarted one must find
 	// them in its initial list, next to the ones its predecessor left half-synced.
@@ -90,12 +91,14 @@ func TestFaultApiServerRestart(t *testing.T) {
 	jobs := make([]*batchv1alpha1.Job, jobCount)
 	for i := range jobs {
 		names[i] = fmt.Sprintf("job-%02d", i)
-		jobs[i] = faultJob(f.Namespace, names[i], replicas, "15s")
+		jobs[i] = faultJob(f.Namespace, names[i], replicas, "25s")
 	}
 	if errs := createJobsConcurrently(f, jobs, 4, func(int64) {}); len(errs) > 0 {
 		t.Fatalf("%d jobs could not be created; first: %v", len(errs), errs[0])
 	}
-	// Restart while the pods run, so the controller must still see them finish afterwards.
+	// Restart while the pods run. They succeed 25 s after starting and the API server takes
+	// 10-20 s to come back, so the controller sees some finish in its relist after the
+	// outage and others through its re-established watches.
 	for _, n := range names {
 		f.WaitJobPhase(n, batchv1alpha1.Running, framework.JobTimeout)
 	}

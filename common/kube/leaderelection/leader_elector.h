@@ -97,6 +97,7 @@ class LeaderElector {
   const LeaderElectionConfig config_;
   const LeaderCallbacks callbacks_;
 
+  std::chrono::milliseconds standby_wait();
   std::mutex attempt_mu_;  // serialises attempts; guards the members below
   std::optional<Observed> observed_;
   std::optional<nlohmann::json> lease_;  // the object last read or written (its resourceVersion)

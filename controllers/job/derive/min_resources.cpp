@@ -14,34 +14,10 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::string_view kRequestsPrefix = "requests.";
-constexpr std::string_view kLimitsPrefix = "limits.";
-constexpr std::string_view kHugePagesPrefix = "hugepages-";
-
-// Kubernetes' IsNativeResource: no domain, or a kubernetes.io domain.
-bool is_native(std::string_view name) {
-  return name.find('/') == std::string_view::npos ||
-         name.find("kubernetes.io/") != std::string_view::npos;
-}
-
-// Kubernetes' IsExtendedResourceName for names the API server already validated.
-bool is_extended(std::string_view name) {
-  return !is_native(name) && !name.starts_with(kRequestsPrefix);
-}
-
-// Kubernetes' quota Add into `into`: a name seen for the first time takes a copy (keeping its
-// printed text), a name already present is summed (printing canonically).
-void add_into(api::ResourceList& into, const api::ResourceList& other) {
-  for (const auto& [name, q] : other) {
-    auto [it, inserted] = into.emplace(name, q);
-    if (!inserted) it->second += q;
-  }
-}
-
 // Volcano's calTaskRequests: the usage added `count` times (nothing for count <= 0).
 api::ResourceList times(const api::ResourceList& usage, std::int32_t count) {
   api::ResourceList out;
-  for (std::int32_t i = 0; i < count; ++i) add_into(out, usage);
+  for (std::int32_t i = 0; i < count; ++i) api::add_to(out, usage);
   return out;
 }
 
@@ -61,35 +37,10 @@ void sort_by_priority(std::vector<TaskUsage>& tasks) {
 }  // namespace
 
 api::ResourceList pod_quota_usage(const json& pod_spec) {
-  api::ResourceList usage;
-  usage.emplace("count/pods", api::Quantity::from_int(1));
-  usage.emplace("pods", api::Quantity::from_int(1));
-  const api::ResourceList requests = views::pod_requests(pod_spec);
-  const api::ResourceList limits = views::pod_limits(pod_spec);
-  for (const char* name : {"cpu", "memory", "ephemeral-storage"}) {
-    if (auto r = requests.find(name); r != requests.end()) {
-      usage[name] = r->second;
-      usage[std::string(kRequestsPrefix) + name] = r->second;
-    }
-    if (auto l = limits.find(name); l != limits.end()) {
-      usage[std::string(kLimitsPrefix) + name] = l->second;
-    }
-  }
-  for (const auto& [name, q] : requests) {
-    if (name.starts_with(kHugePagesPrefix)) {
-      usage[name] = q;
-      usage[std::string(kRequestsPrefix) + name] = q;
-    }
-    if (is_extended(name)) usage[std::string(kRequestsPrefix) + name] = q;
-  }
-  // Volcano's GetPodQuotaUsage: requests.<X> of a non-native X also counts as <X>.
-  std::vector<std::pair<std::string, api::Quantity>> unprefixed;
-  for (const auto& [name, q] : usage) {
-    if (name.starts_with(kRequestsPrefix) && !is_native(name)) {
-      unprefixed.emplace_back(name.substr(kRequestsPrefix.size()), q);
-    }
-  }
-  for (auto& [name, q] : unprefixed) usage[name] = std::move(q);
+  // A template's pod has no phase yet, so it always counts as running.
+  api::ResourceList usage =
+      views::quota_pod_usage(views::pod_requests(pod_spec), views::pod_limits(pod_spec));
+  views::add_unprefixed_requests(usage);
   return usage;
 }
 
@@ -98,10 +49,10 @@ api::ResourceList first_count_resources(std::vector<TaskUsage> tasks, std::int32
   api::ResourceList total;
   for (const TaskUsage& t : tasks) {
     if (count <= t.replicas) {
-      add_into(total, times(t.usage, count));
+      api::add_to(total, times(t.usage, count));
       break;
     }
-    add_into(total, times(t.usage, t.replicas));
+    api::add_to(total, times(t.usage, t.replicas));
     count -= t.replicas;
   }
   return total;
@@ -114,7 +65,7 @@ api::ResourceList min_then_spare_resources(std::vector<TaskUsage> tasks, std::in
   for (const TaskUsage& t : tasks) {
     if (!t.min_available) continue;
     const std::int32_t n = std::min(*t.min_available, job_min - taken);
-    add_into(total, times(t.usage, n));
+    api::add_to(total, times(t.usage, n));
     taken += n;
     if (taken >= job_min) break;
   }
@@ -130,10 +81,10 @@ api::ResourceList min_then_spare_resources(std::vector<TaskUsage> tasks, std::in
       spare = t.replicas - *t.min_available;
     }
     if (left >= spare) {
-      add_into(total, times(t.usage, spare));
+      api::add_to(total, times(t.usage, spare));
       left -= spare;
     } else {
-      add_into(total, times(t.usage, left));
+      api::add_to(total, times(t.usage, left));
       left = 0;
     }
     if (left <= 0) break;

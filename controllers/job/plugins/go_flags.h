@@ -49,6 +49,9 @@ class GoFlagSet {
   std::vector<std::string> remaining_;
 };
 
+// The strconv parsers below are thin wrappers over common/flags/go_strconv.h that keep the
+// flag package's view of them: its error words and the value it stores on a bad value.
+//
 // strconv.ParseInt(s, 0, 64): sign, base prefixes 0b/0o/0x and a leading 0 for octal,
 // underscores between digits. error is "" or "parse error" / "value out of range" (Go's flag
 // wording); value is what Go would store (0 on a syntax error, the clamped bound on overflow).

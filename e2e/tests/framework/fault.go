@@ -170,12 +170,18 @@ func KillPid(t testing.TB, pid int, sig syscall.Signal) {
 	}
 }
 
-// WaitPidGone waits until pid no longer runs.
+// WaitPidGone waits until pid no longer exists at all. A killed process stays a zombie until
+// its parent (init, for the cluster's setsid'd components) reaps it, and up.sh's `alive`
+// (kill -0) counts a zombie as running: calling up.sh before the reap would skip the restart.
 func WaitPidGone(t testing.TB, pid int, timeout time.Duration) {
 	t.Helper()
 	WaitFor(t, fmt.Sprintf("process %d gone", pid), timeout, func() (bool, string, error) {
-		if ProcessAlive(pid) {
-			return false, "still running", nil
+		if syscall.Kill(pid, 0) == nil {
+			state := "running"
+			if !ProcessAlive(pid) {
+				state = "exited, not yet reaped"
+			}
+			return false, state, nil
 		}
 		return true, "gone", nil
 	})
