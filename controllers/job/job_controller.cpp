@@ -401,6 +401,10 @@ class JobController : public Controller {
       for (DelayedAction& due : s.delayed.pop_due(SteadyClock::now())) {
         Request req = due.request;
         req.action = due.action;
+        // The action decides what runs (policy step 1); without the triggering event the
+        // request cannot cancel other timers of its pod, as a pod event would (spec §3.4 applies
+        // to new pod events, not to a timer firing).
+        req.event.clear();
         s.enqueue(req);
       }
       lock.lock();
