@@ -288,14 +288,7 @@ class JobController : public Controller {
   }
 
   void event(const Job& job, const std::string& message) {
-    kube::events::ObjectReference ref;
-    ref.kind = kJobKind;
-    ref.api_version = kJobApiVersion;
-    ref.namespace_ = job.namespace_;
-    ref.name = job.name;
-    ref.uid = job.uid;
-    ref.resource_version = job.resource_version;
-    recorder_->event(ref, kube::events::EventType::Normal, "ExecuteAction", message);
+    recorder_->event(job_reference(job), kube::events::EventType::Normal, "ExecuteAction", message);
   }
 
   // One request (spec §1.5).
@@ -371,14 +364,7 @@ class JobController : public Controller {
     Request req = job_request(obj->namespace_, cmd->target_name, event::kCommandIssued);
     req.action = cmd->action;
     if (JobPtr job = shared_->job_store->get(req.job_key())) {
-      kube::events::ObjectReference ref;
-      ref.kind = kJobKind;
-      ref.api_version = kJobApiVersion;
-      ref.namespace_ = job->namespace_;
-      ref.name = job->name;
-      ref.uid = job->uid;
-      ref.resource_version = job->resource_version;
-      recorder_->event(ref, kube::events::EventType::Normal, "CommandIssued",
+      recorder_->event(job_reference(*job), kube::events::EventType::Normal, "CommandIssued",
                        "Start to execute command " + cmd->action +
                            ", and clean it up to make sure executed not more than once.");
     }

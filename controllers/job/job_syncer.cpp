@@ -99,13 +99,13 @@ std::string JobSyncer::execute_unguarded(const Job& job, const Operation& op,
     case OpKind::KillJob: {
       auto pods = pods_of(job);
       KillPlan plan = plan_kill_job(job, pods, op.retain == Retain::Soft);
-      return kill(job, pods, std::move(plan), op.rule);
+      return kill(job, std::move(plan), op.rule);
     }
     case OpKind::KillTarget: {
       auto pods = pods_of(job);
       KillTarget none{.task = {}, .pod = {}, .partition = {}, .kind = KillTarget::Kind::Task};
       KillPlan plan = plan_kill_target(job, pods, target ? *target : none);
-      return kill(job, pods, std::move(plan), op.rule);
+      return kill(job, std::move(plan), op.rule);
     }
   }
   return "unknown operation";
@@ -113,9 +113,7 @@ std::string JobSyncer::execute_unguarded(const Job& job, const Operation& op,
 
 // ---- KillJob / KillTarget (§4.3) -------------------------------------------------------------
 
-std::string JobSyncer::kill(const Job& job, const std::vector<views::PodViewPtr>& pods,
-                            KillPlan plan, StatusRule rule) {
-  (void)pods;
+std::string JobSyncer::kill(const Job& job, KillPlan plan, StatusRule rule) {
   if (job.deletion_timestamp) return {};
   if (plan.noop) return {};
   JobStatus status = std::move(plan.status);
@@ -524,7 +522,7 @@ kube::Status JobSyncer::write_status(Job& job, const JobStatus& status) {
   }
 }
 
-void JobSyncer::event(const Job& job, bool warning, const char* reason, std::string message) {
+kube::events::ObjectReference job_reference(const Job& job) {
   kube::events::ObjectReference ref;
   ref.kind = kJobKind;
   ref.api_version = kJobApiVersion;
@@ -532,7 +530,12 @@ void JobSyncer::event(const Job& job, bool warning, const char* reason, std::str
   ref.name = job.name;
   ref.uid = job.uid;
   ref.resource_version = job.resource_version;
-  recorder_.event(ref, warning ? kube::events::EventType::Warning : kube::events::EventType::Normal,
+  return ref;
+}
+
+void JobSyncer::event(const Job& job, bool warning, const char* reason, std::string message) {
+  recorder_.event(job_reference(job),
+                  warning ? kube::events::EventType::Warning : kube::events::EventType::Normal,
                   reason, std::move(message));
 }
 

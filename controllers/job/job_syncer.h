@@ -31,6 +31,9 @@ namespace vc::controllers::job {
 inline constexpr const char* kJobPodsIndex = "vc-job-pods";
 std::vector<std::string> job_pods_index(const kube::cache::Object& obj);
 
+// The reference events about a job point at.
+kube::events::ObjectReference job_reference(const Job& job);
+
 struct SyncerCaches {
   const kube::cache::Store& pods;        // pod-view, with kJobPodsIndex
   const kube::cache::Store& podgroups;   // podgroup-view
@@ -58,8 +61,7 @@ class JobSyncer {
  private:
   std::string execute_unguarded(const Job& job, const Operation& op, const KillTarget* target);
   std::string sync_job(const Job& job, StatusRule rule);
-  std::string kill(const Job& job, const std::vector<views::PodViewPtr>& pods, KillPlan plan,
-                   StatusRule rule);
+  std::string kill(const Job& job, KillPlan plan, StatusRule rule);
 
   // Pieces of sync_job.
   std::string ensure_forwarding(Job& job);

@@ -52,7 +52,7 @@ TEST(MakePlugins, BadArgumentsAreLoggedNotFatal) {
   ASSERT_TRUE(plugins.ok()) << plugins.error();
   const auto* ssh = dynamic_cast<const SshPlugin*>((*plugins)[0].get());
   ASSERT_NE(ssh, nullptr);
-  EXPECT_EQ(ssh->key_file_path(), "/root/.ssh");  // parsing stopped at --unknown
+  EXPECT_EQ(ssh->key_file_path(), SshPlugin::kDefaultKeyPath);  // parsing stopped at --unknown
 }
 
 }  // namespace

