@@ -19,7 +19,7 @@ export CCACHE_MAXSIZE ?= 5G
 # its sanitizer runtime for the libFuzzer targets.
 DEB_PACKAGES := build-essential cmake ninja-build pkg-config \
   libboost1.81-dev libssl-dev nlohmann-json3-dev libspdlog-dev libyaml-cpp-dev libcli11-dev \
-  prometheus-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev ccache clang-format \
+  prometheus-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev libjemalloc-dev ccache clang-format \
   openssl curl jq procps util-linux clang-14 libclang-rt-14-dev
 
 .PHONY: deps build asan unit-test asan-test test bench bench-webhook bench-controller fuzz fuzz-smoke fmt lint \

@@ -30,10 +30,10 @@ RUN --mount=type=cache,target=/ccache \
 
 FROM debian:bookworm-slim
 # The runtime halves of the -dev packages the binary links: OpenSSL, yaml-cpp, spdlog, fmt and
-# prometheus-cpp core (Boost.Beast/Asio, nlohmann-json and CLI11 are header-only).
+# prometheus-cpp core, jemalloc (Boost.Beast/Asio, nlohmann-json and CLI11 are header-only).
 RUN apt-get update -qq \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-      libssl3 libyaml-cpp0.7 libspdlog1.10 libfmt9 libprometheus-cpp-core1.0 \
+      libssl3 libyaml-cpp0.7 libspdlog1.10 libfmt9 libprometheus-cpp-core1.0 libjemalloc2 \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /out/vc-webhook-manager /usr/local/bin/vc-webhook-manager
 # Fail the build, not the pod, if the list above misses a library the binary needs.

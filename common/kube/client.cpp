@@ -7,6 +7,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "common/json/fast_parse.h"
 #include "common/kube/errors.h"
 #include "common/kube/rate_limiter.h"
 #include "common/kube/request_metrics.h"
@@ -131,7 +132,7 @@ struct Client::Impl {
 
   static Result<json> decode(const HttpRequest& rq, const std::string& body) {
     if (body.empty()) return json();
-    json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
+    json j = fastjson::parse_or_discarded(body);
     if (j.is_discarded()) {
       ApiError e;
       e.kind = ErrorKind::Other;

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
-#include <future>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -70,7 +69,12 @@ std::vector<std::string> job_pods_index(const kube::cache::Object& obj) {
 
 JobSyncer::JobSyncer(kube::Client& client, kube::events::EventRecorder& recorder,
                      SyncerCaches caches, JobStore& jobs, SyncerOptions options)
-    : client_(client), recorder_(recorder), caches_(caches), jobs_(jobs), options_(options) {}
+    : client_(client),
+      recorder_(recorder),
+      caches_(caches),
+      jobs_(jobs),
+      options_(options),
+      pool_(options.max_parallel_pod_calls > 0 ? options.max_parallel_pod_calls - 1 : 0) {}
 
 std::vector<views::PodViewPtr> JobSyncer::pods_of(const Job& job) const {
   std::vector<views::PodViewPtr> out;
@@ -121,7 +125,7 @@ std::string JobSyncer::kill(const Job& job, KillPlan plan, StatusRule rule) {
   std::vector<std::string> errors;
   static const std::string kOutOfSyncPatch =
       R"([{"op":"add","path":"/metadata/annotations/volcano.sh~1controller-out-of-sync","value":"true"}])";
-  parallel_for(plan.kill.size(), options_.max_parallel_pod_calls, [&](std::size_t i) {
+  pool_.parallel_for(plan.kill.size(), options_.max_parallel_pod_calls, [&](std::size_t i) {
     const views::PodView& pod = *plan.kill[i];
     const std::string* task = pod.annotation(keys::kTaskSpec);
     const std::string task_name = task ? *task : std::string();
@@ -203,19 +207,28 @@ std::string JobSyncer::sync_job(const Job& job, StatusRule rule) {
   const std::string& phase = current.status.phase;
   // A brand-new job needs its status initialised and its PodGroup created: two independent
   // round trips, issued together so the scheduler sees the PodGroup one round trip earlier.
-  std::future<std::string> podgroup_created;
-  if (phase.empty()) {
-    views::PodGroupViewPtr hold;
-    if (!find_podgroup(current, hold)) {
-      podgroup_created =
-          std::async(std::launch::async, [this, job = current] { return ensure_podgroup(job); });
-    }
-  }
+  std::string pg_err;
+  bool podgroup_ensured = false;
   if (phase.empty() || phase == phase::kPending) {
     if (phase.empty()) {
-      if (auto err = init_status(current); !err.empty()) {
-        event(current, true, "JobStatusError", "Failed to initialize job status, err: " + err);
-        return err;
+      std::string init_err;
+      views::PodGroupViewPtr hold;
+      if (!find_podgroup(current, hold)) {
+        const Job before_init = current;  // init_status rewrites current
+        pool_.parallel_for(2, 2, [&](std::size_t i) {
+          if (i == 0) {
+            pg_err = ensure_podgroup(before_init);
+          } else {
+            init_err = init_status(current);
+          }
+        });
+        podgroup_ensured = true;
+      } else {
+        init_err = init_status(current);
+      }
+      if (!init_err.empty()) {
+        event(current, true, "JobStatusError", "Failed to initialize job status, err: " + init_err);
+        return init_err;
       }
       working = current.status;
     }
@@ -231,9 +244,7 @@ std::string JobSyncer::sync_job(const Job& job, StatusRule rule) {
     event(current, true, "PluginError", "Execute plugin when job add failed, err: " + err);
     return err;
   }
-  // (An early return above still waits for the creation: std::async's future joins.)
-  const std::string pg_err =
-      podgroup_created.valid() ? podgroup_created.get() : ensure_podgroup(current);
+  if (!podgroup_ensured) pg_err = ensure_podgroup(current);
   if (const std::string& err = pg_err; !err.empty()) {
     event(current, true, "PodGroupError", "Failed to create PodGroup, err: " + err);
     return err;
@@ -429,7 +440,7 @@ std::string JobSyncer::create_pods(const Job& job, const std::vector<PodToCreate
 
   std::mutex mu;
   std::vector<std::string> errors;
-  parallel_for(pods.size(), options_.max_parallel_pod_calls, [&](std::size_t i) {
+  pool_.parallel_for(pods.size(), options_.max_parallel_pod_calls, [&](std::size_t i) {
     const auto& [task, pod] = pods[i];
     auto created = client_.create(resources::pods, job.namespace_, pod);
     if (created.is(ErrorKind::AlreadyExists)) return;
@@ -466,7 +477,7 @@ std::string JobSyncer::delete_pods(const Job& job, const std::vector<views::PodV
                                    JobStatus& status) {
   std::mutex mu;
   std::vector<std::string> errors;
-  parallel_for(pods.size(), options_.max_parallel_pod_calls, [&](std::size_t i) {
+  pool_.parallel_for(pods.size(), options_.max_parallel_pod_calls, [&](std::size_t i) {
     const views::PodView& pod = *pods[i];
     if (pod.deletion_timestamp) {
       // Already going away: Volcano sends another DELETE on every sync, with the same count.

@@ -86,6 +86,7 @@ class JobSyncer {
   SyncerCaches caches_;
   JobStore& jobs_;
   SyncerOptions options_;
+  ParallelPool pool_;  // max_parallel_pod_calls - 1 helpers, shared by every worker
 };
 
 }  // namespace vc::controllers::job

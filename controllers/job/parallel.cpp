@@ -2,23 +2,80 @@
 
 #include <algorithm>
 #include <atomic>
-#include <thread>
-#include <vector>
 
 namespace vc::controllers::job {
 
-void parallel_for(std::size_t n, std::size_t width, const std::function<void(std::size_t)>& fn) {
-  if (n == 0) return;
+// One parallel_for call. Helpers may pop a ticket after the batch is done: they find no index
+// left and never touch fn, whose owner (the caller's frame) may be gone by then.
+struct ParallelPool::Batch {
+  const std::function<void(std::size_t)>* fn = nullptr;
+  std::size_t n = 0;
   std::atomic<std::size_t> next{0};
-  auto drain = [&] {
-    for (std::size_t i = next.fetch_add(1); i < n; i = next.fetch_add(1)) fn(i);
-  };
-  const std::size_t helpers = std::min(n, std::max<std::size_t>(width, 1)) - 1;
-  std::vector<std::thread> threads;
-  threads.reserve(helpers);
-  for (std::size_t t = 0; t < helpers; ++t) threads.emplace_back(drain);
-  drain();
-  for (auto& t : threads) t.join();
+  std::atomic<std::size_t> done{0};
+  std::mutex mu;
+  std::condition_variable finished;
+};
+
+ParallelPool::ParallelPool(std::size_t helpers) {
+  threads_.reserve(helpers);
+  for (std::size_t i = 0; i < helpers; ++i) threads_.emplace_back([this] { help(); });
+}
+
+ParallelPool::~ParallelPool() {
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  for (auto& t : threads_) t.join();
+}
+
+void ParallelPool::drain(Batch& batch) {
+  for (std::size_t i = batch.next.fetch_add(1); i < batch.n; i = batch.next.fetch_add(1)) {
+    (*batch.fn)(i);
+    if (batch.done.fetch_add(1) + 1 == batch.n) {
+      std::lock_guard lock(batch.mu);
+      batch.finished.notify_all();
+    }
+  }
+}
+
+void ParallelPool::help() {
+  for (;;) {
+    std::shared_ptr<Batch> batch;
+    {
+      std::unique_lock lock(mu_);
+      wake_.wait(lock, [&] { return stopping_ || !tickets_.empty(); });
+      if (tickets_.empty()) return;  // stopping
+      batch = std::move(tickets_.front());
+      tickets_.pop_front();
+    }
+    drain(*batch);
+  }
+}
+
+void ParallelPool::parallel_for(std::size_t n, std::size_t width,
+                                const std::function<void(std::size_t)>& fn) {
+  if (n == 0) return;
+  auto batch = std::make_shared<Batch>();
+  batch->fn = &fn;
+  batch->n = n;
+  const std::size_t helpers =
+      std::min({n, std::max<std::size_t>(width, 1), threads_.size() + 1}) - 1;
+  if (helpers > 0) {
+    {
+      std::lock_guard lock(mu_);
+      for (std::size_t i = 0; i < helpers; ++i) tickets_.push_back(batch);
+    }
+    if (helpers == 1) {
+      wake_.notify_one();
+    } else {
+      wake_.notify_all();
+    }
+  }
+  drain(*batch);
+  std::unique_lock lock(batch->mu);
+  batch->finished.wait(lock, [&] { return batch->done.load() == n; });
 }
 
 }  // namespace vc::controllers::job

@@ -11,15 +11,17 @@ namespace vc::controllers::job {
 namespace {
 
 TEST(ParallelForTest, CallsEveryIndexOnce) {
+  ParallelPool pool(7);
   std::vector<std::atomic<int>> hits(100);
-  parallel_for(hits.size(), 8, [&](std::size_t i) { hits[i]++; });
+  pool.parallel_for(hits.size(), 8, [&](std::size_t i) { hits[i]++; });
   for (std::size_t i = 0; i < hits.size(); ++i) EXPECT_EQ(hits[i].load(), 1) << i;
 }
 
 TEST(ParallelForTest, NeverExceedsTheWidth) {
   std::atomic<int> running{0};
   std::atomic<int> peak{0};
-  parallel_for(40, 4, [&](std::size_t) {
+  ParallelPool pool(15);
+  pool.parallel_for(40, 4, [&](std::size_t) {
     int now = ++running;
     int seen = peak.load();
     while (now > seen && !peak.compare_exchange_weak(seen, now)) {
@@ -32,10 +34,35 @@ TEST(ParallelForTest, NeverExceedsTheWidth) {
 }
 
 TEST(ParallelForTest, ZeroItemsAndWidthZeroAreFine) {
+  ParallelPool pool(3);
   int calls = 0;
-  parallel_for(0, 4, [&](std::size_t) { ++calls; });
-  parallel_for(3, 0, [&](std::size_t) { ++calls; });
+  pool.parallel_for(0, 4, [&](std::size_t) { ++calls; });
+  pool.parallel_for(3, 0, [&](std::size_t) { ++calls; });
   EXPECT_EQ(calls, 3);
+  ParallelPool inline_only(0);
+  inline_only.parallel_for(5, 8, [&](std::size_t) { ++calls; });
+  EXPECT_EQ(calls, 8);
+}
+
+// Several workers share one pool: every call still sees each of its indices exactly once and
+// returns only when all of them ran, even when the helpers are busy with other callers.
+TEST(ParallelForTest, ConcurrentCallersShareTheHelpers) {
+  ParallelPool pool(3);
+  std::vector<std::thread> callers;
+  std::atomic<int> failures{0};
+  for (int c = 0; c < 6; ++c) {
+    callers.emplace_back([&] {
+      for (int round = 0; round < 50; ++round) {
+        std::vector<std::atomic<int>> hits(1 + round % 9);
+        pool.parallel_for(hits.size(), 4, [&](std::size_t i) { hits[i]++; });
+        for (auto& h : hits) {
+          if (h.load() != 1) failures++;
+        }
+      }
+    });
+  }
+  for (auto& t : callers) t.join();
+  EXPECT_EQ(failures.load(), 0);
 }
 
 }  // namespace

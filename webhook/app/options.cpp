@@ -58,7 +58,8 @@ void add_flags(flags::FlagSet& fs, WebhookOptions& o) {
   flags::add_klog_flags(fs, o.klog);
   fs.string_var("log-format", &o.log_format, "Log line format: text or json.");
   fs.int_var("webhook-threads", &o.webhook_threads,
-             "Threads running admission reviews; 0 means one per core, at least two.");
+             "Threads running admission reviews; 0 means one per CPU the process may run on "
+             "(its CPU affinity).");
 }
 
 }  // namespace

@@ -41,7 +41,7 @@ struct AdmissionServerOptions {
   int port = 8443;               // --port; 0 = any free port (tests)
   std::string cert_file{};       // --tls-cert-file (the CA may be appended)
   std::string key_file{};        // --tls-private-key-file
-  int threads = 0;               // worker threads; 0 = hardware_concurrency, at least 2
+  int threads = 0;               // worker threads; 0 = default_worker_threads()
   std::size_t body_limit = 3 * 1024 * 1024;  // Volcano's MaxRequestBody
   std::size_t header_limit = 16 * 1024;
   std::chrono::milliseconds header_timeout{10'000};

@@ -1,6 +1,8 @@
 // The server over real TLS connections on 127.0.0.1: round trips, refusals and limits.
 #include "webhook/server/admission_server.h"
 
+#include <sched.h>
+
 #include <chrono>
 #include <stdexcept>
 #include <string>
@@ -295,8 +297,11 @@ TEST(AdmissionServerOptionsCheck, UnreadableCertificateFailsStart) {
   }
 }
 
-TEST(AdmissionServerOptionsCheck, WorkerPoolHasAtLeastTwoThreads) {
-  EXPECT_GE(default_worker_threads(), 2);
+TEST(AdmissionServerOptionsCheck, WorkerPoolHasOneThreadPerAllowedCpu) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  ASSERT_EQ(sched_getaffinity(0, sizeof(set), &set), 0);
+  EXPECT_EQ(default_worker_threads(), CPU_COUNT(&set));
 }
 
 }  // namespace

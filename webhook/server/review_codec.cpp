@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/json/fast_parse.h"
 #include "webhook/admission/field_error.h"
 
 namespace vc::webhook::server {
@@ -137,7 +138,7 @@ api::Expected<AdmissionRequest> decode_review(std::string_view body) {
   }
   json review;
   try {
-    review = json::parse(body.begin(), body.end());
+    review = fastjson::parse(body);
   } catch (const json::parse_error& e) {
     // Untrusted input: a parse failure is an answer for the client, not an exception for ours.
     return Unexpected{"invalid JSON at offset " + std::to_string(e.byte) + ": " +

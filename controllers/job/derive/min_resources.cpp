@@ -1,11 +1,15 @@
 #include "controllers/job/derive/min_resources.h"
 
 #include <algorithm>
+#include <mutex>
 #include <stdexcept>
+#include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "common/json/fast_parse.h"
 #include "controllers/views/pod_resources.h"
 
 namespace vc::controllers::job {
@@ -32,6 +36,27 @@ const json& spec_of(const json& template_json) {
 void sort_by_priority(std::vector<TaskUsage>& tasks) {
   std::stable_sort(tasks.begin(), tasks.end(),
                    [](const TaskUsage& a, const TaskUsage& b) { return a.priority > b.priority; });
+}
+
+// The quota usage of one pod of a task template. Every sync of a job asks again (to see whether
+// its PodGroup's minResources moved) and jobs of one workload share templates, so the answers
+// are remembered by template text: a hash lookup instead of a JSON parse. Bounded: cleared when
+// full (a cache of recent templates, not of every template ever seen).
+api::ResourceList template_usage(const std::string& template_text) {
+  static constexpr std::size_t kMaxEntries = 128;
+  static std::mutex mu;
+  static std::unordered_map<std::string, api::ResourceList> memo;
+  {
+    std::lock_guard lock(mu);
+    if (auto it = memo.find(template_text); it != memo.end()) return it->second;
+  }
+  const json parsed = fastjson::parse_or_discarded(template_text);
+  if (parsed.is_discarded()) throw std::invalid_argument("template: not valid JSON");
+  api::ResourceList usage = pod_quota_usage(spec_of(parsed));
+  std::lock_guard lock(mu);
+  if (memo.size() >= kMaxEntries) memo.clear();
+  memo.emplace(template_text, usage);
+  return usage;
 }
 
 }  // namespace
@@ -103,11 +128,11 @@ api::ResourceList job_min_resources(const Job& job, const PriorityOf& priority_o
     }
     t.replicas = task.replicas;
     t.min_available = task.min_available;
-    json parsed = json::parse(task.template_text, nullptr, /*allow_exceptions=*/false);
-    if (parsed.is_discarded()) {
+    try {
+      t.usage = template_usage(task.template_text);
+    } catch (const std::invalid_argument&) {
       throw std::invalid_argument("spec.tasks[" + task.name + "].template: not valid JSON");
     }
-    t.usage = pod_quota_usage(spec_of(parsed));
     tasks.push_back(std::move(t));
     total_min += task.min_available.value_or(task.replicas);
   }

@@ -86,7 +86,7 @@ AdmissionResponse admit_cronjobs_validate(const AdmissionRequest& request, const
   if (request.operation != "CREATE" && request.operation != "UPDATE") {
     return AdmissionResponse::deny("expect operation to be 'CREATE' or 'UPDATE'");
   }
-  std::string msg = cron_job_problems(*cron_job);
+  std::string msg = cron_job_problems(**cron_job);
   if (msg.empty()) return AdmissionResponse::allow();
   // Volcano trims the CREATE message only; UPDATE keeps its leading space.
   if (request.operation == "CREATE") msg = go_trim_space(msg);

@@ -68,7 +68,7 @@ AdmissionResponse admit_jobflows_validate(const AdmissionRequest& request, const
   if (request.operation != "CREATE" && request.operation != "UPDATE") {
     return AdmissionResponse::deny("expect operation to be 'CREATE' or 'UPDATE'");
   }
-  std::string msg = job_flow_problems(*flow);
+  std::string msg = job_flow_problems(**flow);
   if (msg.empty()) return AdmissionResponse::allow();
   return AdmissionResponse::deny(go_trim_space(msg));
 }

@@ -11,21 +11,26 @@ std::optional<std::string> check_resource(const AdmissionRequest& request,
          expected.resource + "}";
 }
 
-api::Expected<json> checked_object(const json& object, const GoType& type) {
-  if (object.is_null()) return json::object();
+api::Expected<const json*> checked_object(const json& object, const GoType& type) {
+  static const json kEmptyObject = json::object();
+  if (object.is_null()) return &kEmptyObject;
   // Go's decoder gives up beyond 10000 levels; refusing early also keeps every recursive
   // walk below (comparison, serialisation) within a small stack.
   if (json_depth(object) > kMaxJsonDepth) return api::Unexpected{"exceeded max depth"};
   if (auto err = check_go_types(object, type)) return api::Unexpected{*err};
-  if (!object.is_object()) return json::object();
-  return object;
+  if (!object.is_object()) return &kEmptyObject;
+  return &object;
+}
+
+const json& null_json() {
+  static const json kNull;
+  return kNull;
 }
 
 const json& child_at(const json& obj, const char* key) {
-  static const json kNull;
-  if (!obj.is_object()) return kNull;
+  if (!obj.is_object()) return null_json();
   auto it = obj.find(key);
-  return it == obj.end() ? kNull : *it;
+  return it == obj.end() ? null_json() : *it;
 }
 
 std::string str_at(const json& obj, const char* key) {
@@ -95,7 +100,7 @@ TaskSpec task_from(const json& t) {
   task.name = str_at(t, "name");
   task.replicas = int32_at(t, "replicas");
   task.min_available = opt_int32(t, "minAvailable");
-  task.template_ = child_at(t, "template");
+  task.template_ = &child_at(t, "template");
   task.policies = policies_at(t, "policies");
   task.topology_policy = str_at(t, "topologyPolicy");
   task.max_retry = int32_at(t, "maxRetry");
@@ -121,7 +126,7 @@ TaskSpec task_from(const json& t) {
 api::Expected<Job> decode_job(const json& object) {
   auto checked = checked_object(object, schema::job());
   if (!checked) return api::Unexpected{checked.error()};
-  const json& obj = *checked;
+  const json& obj = **checked;
   Job job;
   const json& meta = child_at(obj, "metadata");
   job.name = str_at(meta, "name");

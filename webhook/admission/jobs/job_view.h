@@ -43,11 +43,16 @@ struct PartitionPolicy {
   std::int32_t min_partitions = 0;
 };
 
+// A null value with static lifetime, for pointers to absent JSON members.
+const json& null_json();
+
 struct TaskSpec {
   std::string name;
   std::int32_t replicas = 0;
   std::optional<std::int32_t> min_available;
-  json template_;  // v1.PodTemplateSpec as given (null when absent)
+  // v1.PodTemplateSpec as given (null when absent). It points into the object decode_job read,
+  // which must outlive the TaskSpec: templates are most of a job's bytes, so they are not copied.
+  const json* template_ = &null_json();
   std::vector<LifecyclePolicy> policies;
   std::string topology_policy;
   std::int32_t max_retry = 0;
@@ -88,11 +93,15 @@ std::optional<std::string> check_resource(const AdmissionRequest& request,
                                           const GroupVersionResource& expected);
 
 // Decodes object JSON as Volcano does: null or absent is an all-zero object; a type mismatch
-// or an object nested deeper than Go accepts is an error with Go's message.
-api::Expected<json> checked_object(const json& object, const GoType& type);
+// or an object nested deeper than Go accepts is an error with Go's message. The result points
+// at `object` itself (or at a static empty object), never a copy: a job review is parsed once
+// and must not be duplicated per check. It lives as long as `object`.
+api::Expected<const json*> checked_object(const json& object, const GoType& type);
 
 // check + typed view of a Job.
 api::Expected<Job> decode_job(const json& object);
+// The Job's templates point into `object`: a temporary would leave them dangling.
+api::Expected<Job> decode_job(json&& object) = delete;
 
 // Reading helpers for JSON already checked against the Go types: a missing field, null or a
 // value of another type reads as the zero value.

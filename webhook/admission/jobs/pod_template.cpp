@@ -264,7 +264,7 @@ void validate_pod_spec(const json& spec, const FieldPath& path, bool pod_level_r
 
 // validateTaskTopoPolicy: every container must request a whole, non-zero number of CPUs.
 std::string topology_policy_problem(const TaskSpec& task, std::size_t index) {
-  const json& spec = child_at(task.template_, "spec");
+  const json& spec = child_at(*task.template_, "spec");
   std::size_t id = 0;
   for (const char* key : {"containers", "initContainers"}) {
     const json& list = child_at(spec, key);
@@ -350,7 +350,7 @@ FieldErrorList validate_pod_template(const json& template_, const std::string& n
 
 std::string validate_task_template(const TaskSpec& task, std::size_t index, const std::string& ns,
                                    const AdmissionOptions& options) {
-  const json defaulted = default_pod_template(task.template_);
+  const json defaulted = default_pod_template(*task.template_);
   const FieldErrorList errs =
       validate_pod_template(defaulted, task.name, ns, options.pod_level_resources);
   if (!errs.empty()) {

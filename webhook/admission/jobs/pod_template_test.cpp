@@ -30,7 +30,7 @@ std::string problems(const json& template_, bool pod_level = true, const std::st
                      const std::string& name = "worker") {
   TaskSpec task;
   task.name = name;
-  task.template_ = template_;
+  task.template_ = &template_;
   task.topology_policy = topology;
   AdmissionOptions options;
   options.pod_level_resources = pod_level;
@@ -46,7 +46,8 @@ TEST(PodTemplate, MetadataNameAndNamespace) {
             "spec.task[0].metadata.name: Invalid value: \"Worker\": " + kSubdomainMsg + ". ");
   TaskSpec task;
   task.name = "worker";
-  task.template_ = pod(json::array({ctr()}));
+  const json template_ = pod(json::array({ctr()}));
+  task.template_ = &template_;
   EXPECT_EQ(validate_task_template(task, 2, "", {}),
             "spec.task[2].metadata.namespace: Required value. ");
 }

@@ -1,0 +1,367 @@
+#include "common/json/fast_parse.h"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <system_error>
+#include <utility>
+
+namespace vc::fastjson {
+namespace {
+
+using nlohmann::json;
+
+// Bytes a string run can copy as they are: printable ASCII except the quote and the backslash.
+// Everything else ends the run: the closing quote, an escape, or a byte the fast path leaves to
+// nlohmann (control characters are invalid JSON; non-ASCII needs UTF-8 validation).
+constexpr std::array<bool, 256> plain_string_bytes() {
+  std::array<bool, 256> t{};
+  for (int c = 0x20; c < 0x80; ++c) t[static_cast<std::size_t>(c)] = true;
+  t['"'] = false;
+  t['\\'] = false;
+  return t;
+}
+constexpr std::array<bool, 256> kPlain = plain_string_bytes();
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+void append_utf8(std::string& out, std::uint32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+// Recursive descent over [p, end). Every parse_* returns false to leave the document to
+// nlohmann; the caller then discards whatever was built.
+class Parser {
+ public:
+  Parser(std::string_view text, std::string_view drop_member)
+      : p_(text.data()), end_(text.data() + text.size()), drop_(drop_member) {}
+
+  bool document(json& out) {
+    skip_ws();
+    if (!value(out, 0)) return false;
+    skip_ws();
+    return p_ == end_;
+  }
+
+ private:
+  void skip_ws() {
+    while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+  }
+
+  bool literal(std::string_view word) {
+    if (static_cast<std::size_t>(end_ - p_) < word.size()) return false;
+    if (std::string_view(p_, word.size()) != word) return false;
+    p_ += word.size();
+    return true;
+  }
+
+  bool value(json& out, int depth) {
+    if (p_ == end_) return false;
+    switch (*p_) {
+      case '{':
+        return object(out, depth + 1);
+      case '[':
+        return array(out, depth + 1);
+      case '"': {
+        std::string s;
+        if (!string(s)) return false;
+        out = std::move(s);
+        return true;
+      }
+      case 't':
+        if (!literal("true")) return false;
+        out = true;
+        return true;
+      case 'f':
+        if (!literal("false")) return false;
+        out = false;
+        return true;
+      case 'n':
+        if (!literal("null")) return false;
+        out = nullptr;
+        return true;
+      default:
+        return number(out);
+    }
+  }
+
+  // The members of an object (close '}') or the elements of an array (close ']'), at the opening
+  // bracket: each key goes to `key` (objects only), then item() parses the value after it.
+  template <class Item>
+  bool items(char close, int depth, std::string& key, Item&& item) {
+    if (depth > kMaxFastDepth) return false;
+    ++p_;
+    skip_ws();
+    if (p_ != end_ && *p_ == close) {
+      ++p_;
+      return true;
+    }
+    for (;;) {
+      if (close == '}') {
+        if (p_ == end_ || *p_ != '"') return false;
+        key.clear();
+        if (!string(key)) return false;
+        skip_ws();
+        if (p_ == end_ || *p_ != ':') return false;
+        ++p_;
+        skip_ws();
+      }
+      if (!item()) return false;
+      skip_ws();
+      if (p_ == end_) return false;
+      if (*p_ == ',') {
+        ++p_;
+        skip_ws();
+        continue;
+      }
+      if (*p_ != close) return false;
+      ++p_;
+      return true;
+    }
+  }
+
+  bool object(json& out, int depth) {
+    out = json::object();
+    auto& members = out.get_ref<json::object_t&>();
+    std::string key;
+    return items('}', depth, key, [&] {
+      if (!drop_.empty() && key == drop_) return skip(depth);
+      json member;
+      if (!value(member, depth)) return false;
+      // nlohmann (and Go) keep the last of duplicated keys.
+      members.insert_or_assign(key, std::move(member));
+      return true;
+    });
+  }
+
+  bool array(json& out, int depth) {
+    out = json::array();
+    auto& elements = out.get_ref<json::array_t&>();
+    std::string unused;
+    return items(']', depth, unused, [&] {
+      elements.emplace_back();
+      return value(elements.back(), depth);
+    });
+  }
+
+  // Checks one value exactly as value() would, building nothing (a dropped member). Keys and
+  // strings land in scratch_, which nothing reads, so nested levels may share it.
+  bool skip(int depth) {
+    if (p_ == end_) return false;
+    switch (*p_) {
+      case '{':
+      case '[':
+        return items(*p_ == '{' ? '}' : ']', depth + 1, scratch_, [&] { return skip(depth + 1); });
+      case '"':
+        scratch_.clear();
+        return string(scratch_);
+      case 't':
+        return literal("true");
+      case 'f':
+        return literal("false");
+      case 'n':
+        return literal("null");
+      default: {
+        json n;
+        return number(n);
+      }
+    }
+  }
+
+  // At the opening quote; appends the decoded string to out.
+  bool string(std::string& out) {
+    ++p_;  // '"'
+    for (;;) {
+      const char* run = p_;
+      while (p_ != end_ && kPlain[static_cast<unsigned char>(*p_)]) ++p_;
+      out.append(run, static_cast<std::size_t>(p_ - run));
+      if (p_ == end_) return false;
+      const char c = *p_++;
+      if (c == '"') return true;
+      if (c != '\\') return false;  // a control character or a non-ASCII byte
+      if (p_ == end_) return false;
+      switch (*p_++) {
+        case '"':
+          out += '"';
+          break;
+        case '\\':
+          out += '\\';
+          break;
+        case '/':
+          out += '/';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
+        case 'u': {
+          std::uint32_t cp = 0;
+          if (!hex4(cp)) return false;
+          if (cp >= 0xD800 && cp <= 0xDBFF) {
+            std::uint32_t low = 0;
+            if (end_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u') return false;
+            p_ += 2;
+            if (!hex4(low) || low < 0xDC00 || low > 0xDFFF) return false;
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+          } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+            return false;
+          }
+          append_utf8(out, cp);
+          break;
+        }
+        default:
+          return false;
+      }
+    }
+  }
+
+  bool hex4(std::uint32_t& cp) {
+    if (end_ - p_ < 4) return false;
+    for (int i = 0; i < 4; ++i) {
+      const int h = hex_value(p_[i]);
+      if (h < 0) return false;
+      cp = cp << 4 | static_cast<std::uint32_t>(h);
+    }
+    p_ += 4;
+    return true;
+  }
+
+  static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+  // JSON's number grammar, checked strictly (no leading zeros, no bare '.', no '+').
+  bool number(json& out) {
+    const char* start = p_;
+    const bool negative = p_ != end_ && *p_ == '-';
+    if (negative) ++p_;
+    if (p_ == end_ || !is_digit(*p_)) return false;
+    if (*p_ == '0') {
+      ++p_;
+    } else {
+      while (p_ != end_ && is_digit(*p_)) ++p_;
+    }
+    bool integer = true;
+    if (p_ != end_ && *p_ == '.') {
+      integer = false;
+      ++p_;
+      if (p_ == end_ || !is_digit(*p_)) return false;
+      while (p_ != end_ && is_digit(*p_)) ++p_;
+    }
+    if (p_ != end_ && (*p_ == 'e' || *p_ == 'E')) {
+      integer = false;
+      ++p_;
+      if (p_ != end_ && (*p_ == '+' || *p_ == '-')) ++p_;
+      if (p_ == end_ || !is_digit(*p_)) return false;
+      while (p_ != end_ && is_digit(*p_)) ++p_;
+    }
+    if (integer) {
+      if (negative) {
+        std::int64_t v = 0;
+        auto [ptr, ec] = std::from_chars(start, p_, v);
+        if (ec != std::errc() || ptr != p_) return false;  // beyond int64: nlohmann's double
+        out = v;
+      } else {
+        std::uint64_t v = 0;
+        auto [ptr, ec] = std::from_chars(start, p_, v);
+        if (ec != std::errc() || ptr != p_) return false;
+        out = v;
+      }
+      return true;
+    }
+    double v = 0;
+    auto [ptr, ec] = std::from_chars(start, p_, v);
+    // Out of range (overflow is nlohmann's error, underflow its denormal or zero): slow path.
+    if (ec != std::errc() || ptr != p_ || !std::isfinite(v)) return false;
+    out = v;
+    return true;
+  }
+
+  const char* p_;
+  const char* end_;
+  std::string_view drop_;
+  std::string scratch_;  // strings of dropped members, decoded only to be checked
+};
+
+}  // namespace
+
+std::optional<json> try_parse(std::string_view text, std::string_view drop_member) {
+  json out;
+  Parser parser(text, drop_member);
+  if (!parser.document(out)) return std::nullopt;
+  return out;
+}
+
+// nlohmann's parser callback that leaves out members named `drop` (none when empty).
+json::parser_callback_t dropping(std::string_view drop) {
+  if (drop.empty()) return nullptr;
+  return [drop](int, json::parse_event_t event, json& parsed) {
+    return !(event == json::parse_event_t::key && parsed.is_string() &&
+             parsed.get_ref<const std::string&>() == drop);
+  };
+}
+
+json parse(std::string_view text, std::string_view drop_member) {
+  if (auto fast = try_parse(text, drop_member)) return std::move(*fast);
+  return json::parse(text.begin(), text.end(), dropping(drop_member));
+}
+
+json parse_or_discarded(std::string_view text, std::string_view drop_member) {
+  if (auto fast = try_parse(text, drop_member)) return std::move(*fast);
+  return json::parse(text.begin(), text.end(), dropping(drop_member),
+                     /*allow_exceptions=*/false);
+}
+
+bool identical(const json& a, const json& b) {
+  if (a.type() != b.type()) return false;
+  switch (a.type()) {
+    case json::value_t::object: {
+      if (a.size() != b.size()) return false;
+      for (auto ia = a.begin(), ib = b.begin(); ia != a.end(); ++ia, ++ib) {
+        if (ia.key() != ib.key() || !identical(*ia, *ib)) return false;
+      }
+      return true;
+    }
+    case json::value_t::array: {
+      if (a.size() != b.size()) return false;
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        if (!identical(a[i], b[i])) return false;
+      }
+      return true;
+    }
+    default:
+      return a == b;
+  }
+}
+
+}  // namespace vc::fastjson
