@@ -79,7 +79,19 @@ struct Client::Impl {
       : config(std::move(c)),
         options(std::move(o)),
         transport(config, TransportOptions{options.user_agent, options.max_idle_connections}),
-        limiter(options.qps, options.burst) {}
+        limiter(options.qps, options.burst),
+        group_limiter(options.qps, options.burst) {}
+
+  // The bucket a request to `target` draws from: the second one for a path under
+  // /apis/<group>/ whose group ends with options.own_bucket_group_suffix.
+  RateLimiter& limiter_for(std::string_view target) {
+    const std::string_view suffix = options.own_bucket_group_suffix;
+    constexpr std::string_view kApis = "/apis/";
+    if (suffix.empty() || !target.starts_with(kApis)) return limiter;
+    std::string_view group = target.substr(kApis.size());
+    group = group.substr(0, group.find('/'));
+    return group.ends_with(suffix) ? group_limiter : limiter;
+  }
 
   // One logical call, decoded.
   Result<json> call(HttpRequest rq, bool idempotent) {
@@ -93,7 +105,7 @@ struct Client::Impl {
     const auto started = Clock::now();
     const auto deadline = started + options.request_timeout;
     for (int attempt = 0;; ++attempt) {
-      limiter.acquire();
+      limiter_for(rq.target).acquire();
       rq.deadline = deadline;
       const auto t0 = Clock::now();
       auto r = transport.send(rq);
@@ -163,7 +175,9 @@ struct Client::Impl {
                        o.timeout_seconds > 0 ? std::to_string(o.timeout_seconds) : std::string()},
                       {"labelSelector", o.label_selector},
                       {"fieldSelector", o.field_selector}});
-    if (!limiter.acquire(stop)) return cancelled_error("watch " + target + ": cancelled");
+    if (!limiter_for(target).acquire(stop)) {
+      return cancelled_error("watch " + target + ": cancelled");
+    }
     HttpRequest rq = make("GET", std::move(target));
     const auto now = Clock::now();
     rq.deadline = now + options.request_timeout;  // for the response head only
@@ -194,6 +208,7 @@ struct Client::Impl {
   ClientOptions options;
   Transport transport;
   RateLimiter limiter;
+  RateLimiter group_limiter;  // own_bucket_group_suffix's groups
 };
 
 Client::Client(Config config, ClientOptions options)

@@ -4,7 +4,8 @@
 // Thread-safety: every method may be called from any thread at once. Calls block the calling
 // thread until the response (or, for watch, the end of the stream) arrives; each call has its own
 // deadline. All calls of one Client share one keep-alive connection pool and one client-side rate
-// limiter (--kube-api-qps/--kube-api-burst).
+// limiter (--kube-api-qps/--kube-api-burst), or two when ClientOptions::own_bucket_group_suffix
+// is set.
 
 #include <chrono>
 #include <cstdint>
@@ -70,6 +71,11 @@ struct DeleteOptions {
 struct ClientOptions {
   double qps = 50;  // --kube-api-qps; <= 0 disables client-side limiting
   int burst = 100;  // --kube-api-burst
+  // Requests for API groups ending with this suffix take their tokens from a second bucket of the
+  // same qps/burst; empty: one bucket for everything. Volcano's controller-manager reaches its
+  // own groups through a second clientset, which has its own token bucket (spec
+  // controller-manager.md §1.6), so ".volcano.sh" there gives the same request budget.
+  std::string own_bucket_group_suffix;
   std::string user_agent = "vc-cpp/" VC_VERSION;     // "<binary>/<version>"
   std::chrono::milliseconds request_timeout{30000};  // per request, not for watches
   int max_idle_connections = 16;

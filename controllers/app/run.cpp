@@ -116,9 +116,12 @@ int run(const ControllerManagerOptions& o, std::stop_token stop, const RunSettin
   std::unique_ptr<kube::Client> elector_client;
   try {
     config = settings.config ? *settings.config : kube::Config::load(o.kubeconfig, o.master);
+    // Volcano's groups get their own token bucket, as Volcano's second clientset has (§1.6).
     client = std::make_unique<kube::Client>(
-        config, kube::ClientOptions{
-                    .qps = o.kube_api_qps, .burst = o.kube_api_burst, .user_agent = kUserAgent});
+        config, kube::ClientOptions{.qps = o.kube_api_qps,
+                                    .burst = o.kube_api_burst,
+                                    .own_bucket_group_suffix = ".volcano.sh",
+                                    .user_agent = kUserAgent});
     if (o.leader_election.leader_elect) {
       elector_client = std::make_unique<kube::Client>(config, elector_client_options(o));
     }

@@ -117,8 +117,11 @@ int run(const WebhookOptions& o, std::stop_token stop, const RunSettings& settin
   try {
     config = kube::Config::load(o.kubeconfig, o.master);
     client = std::make_unique<kube::Client>(
+        // Queues (Volcano's group) and namespaces use separate token buckets, as Volcano's two
+        // clientsets do.
         config, kube::ClientOptions{.qps = o.kube_api_qps,
                                     .burst = o.kube_api_burst,
+                                    .own_bucket_group_suffix = ".volcano.sh",
                                     .user_agent = "vc-webhook-manager/" VC_VERSION});
   } catch (const std::exception& e) {
     return startup_failed(stop, std::string("unable to build k8s config: ") + e.what());
