@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -41,8 +42,9 @@ void sort_by_priority(std::vector<TaskUsage>& tasks) {
 // The quota usage of one pod of a task template. Every sync of a job asks again (to see whether
 // its PodGroup's minResources moved) and jobs of one workload share templates, so the answers
 // are remembered by template text: a hash lookup instead of a JSON parse. Bounded: cleared when
-// full (a cache of recent templates, not of every template ever seen).
-api::ResourceList template_usage(const std::string& template_text) {
+// full (a cache of recent templates, not of every template ever seen). nullopt when the text is
+// not JSON.
+std::optional<api::ResourceList> template_usage(const std::string& template_text) {
   static constexpr std::size_t kMaxEntries = 128;
   static std::mutex mu;
   static std::unordered_map<std::string, api::ResourceList> memo;
@@ -51,7 +53,7 @@ api::ResourceList template_usage(const std::string& template_text) {
     if (auto it = memo.find(template_text); it != memo.end()) return it->second;
   }
   const json parsed = fastjson::parse_or_discarded(template_text);
-  if (parsed.is_discarded()) throw std::invalid_argument("template: not valid JSON");
+  if (parsed.is_discarded()) return std::nullopt;
   api::ResourceList usage = pod_quota_usage(spec_of(parsed));
   std::lock_guard lock(mu);
   if (memo.size() >= kMaxEntries) memo.clear();
@@ -128,11 +130,11 @@ api::ResourceList job_min_resources(const Job& job, const PriorityOf& priority_o
     }
     t.replicas = task.replicas;
     t.min_available = task.min_available;
-    try {
-      t.usage = template_usage(task.template_text);
-    } catch (const std::invalid_argument&) {
+    auto usage = template_usage(task.template_text);
+    if (!usage) {
       throw std::invalid_argument("spec.tasks[" + task.name + "].template: not valid JSON");
     }
+    t.usage = std::move(*usage);
     tasks.push_back(std::move(t));
     total_min += task.min_available.value_or(task.replicas);
   }
