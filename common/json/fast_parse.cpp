@@ -57,9 +57,10 @@ class Parser {
   Parser(std::string_view text, std::string_view drop_member)
       : p_(text.data()), end_(text.data() + text.size()), drop_(drop_member) {}
 
-  bool document(json& out) {
+  // `filter` null: build every member.
+  bool document(json& out, const MemberFilter* filter) {
     skip_ws();
-    if (!value(out, 0)) return false;
+    if (!value(out, 0, filter)) return false;
     skip_ws();
     return p_ == end_;
   }
@@ -76,13 +77,13 @@ class Parser {
     return true;
   }
 
-  bool value(json& out, int depth) {
+  bool value(json& out, int depth, const MemberFilter* filter) {
     if (p_ == end_) return false;
     switch (*p_) {
       case '{':
-        return object(out, depth + 1);
+        return object(out, depth + 1, filter);
       case '[':
-        return array(out, depth + 1);
+        return array(out, depth + 1, filter);
       case '"': {
         std::string s;
         if (!string(s)) return false;
@@ -141,27 +142,34 @@ class Parser {
     }
   }
 
-  bool object(json& out, int depth) {
+  bool object(json& out, int depth, const MemberFilter* filter) {
     out = json::object();
     auto& members = out.get_ref<json::object_t&>();
     std::string key;
     return items('}', depth, key, [&] {
       if (!drop_.empty() && key == drop_) return skip(depth);
+      const MemberFilter* sub = nullptr;
+      if (filter) {
+        sub = filter->find(key);
+        if (!sub) return skip(depth);
+        if (sub->keeps_all()) sub = nullptr;
+      }
       json member;
-      if (!value(member, depth)) return false;
+      if (!value(member, depth, sub)) return false;
       // nlohmann (and Go) keep the last of duplicated keys.
       members.insert_or_assign(key, std::move(member));
       return true;
     });
   }
 
-  bool array(json& out, int depth) {
+  // Arrays are transparent to a filter: it applies to each element.
+  bool array(json& out, int depth, const MemberFilter* filter) {
     out = json::array();
     auto& elements = out.get_ref<json::array_t&>();
     std::string unused;
     return items(']', depth, unused, [&] {
       elements.emplace_back();
-      return value(elements.back(), depth);
+      return value(elements.back(), depth, filter);
     });
   }
 
@@ -315,10 +323,17 @@ class Parser {
 
 }  // namespace
 
-std::optional<json> try_parse(std::string_view text, std::string_view drop_member) {
+namespace {
+
+const MemberFilter* narrowing(const MemberFilter& filter) {
+  return filter.keeps_all() ? nullptr : &filter;
+}
+
+std::optional<json> fast(std::string_view text, std::string_view drop_member,
+                         const MemberFilter* filter) {
   json out;
   Parser parser(text, drop_member);
-  if (!parser.document(out)) return std::nullopt;
+  if (!parser.document(out, filter)) return std::nullopt;
   return out;
 }
 
@@ -331,15 +346,44 @@ json::parser_callback_t dropping(std::string_view drop) {
   };
 }
 
+// nlohmann's parse of what the fast path declined, then the filter applied to its tree.
+json slow(std::string_view text, std::string_view drop_member, const MemberFilter* filter,
+          bool allow_exceptions) {
+  json out = json::parse(text.begin(), text.end(), dropping(drop_member), allow_exceptions);
+  if (filter && !out.is_discarded()) prune(out, *filter);
+  return out;
+}
+
+}  // namespace
+
+std::optional<json> try_parse(std::string_view text, std::string_view drop_member) {
+  return fast(text, drop_member, nullptr);
+}
+
+std::optional<json> try_parse(std::string_view text, const MemberFilter& filter,
+                              std::string_view drop_member) {
+  return fast(text, drop_member, narrowing(filter));
+}
+
 json parse(std::string_view text, std::string_view drop_member) {
-  if (auto fast = try_parse(text, drop_member)) return std::move(*fast);
-  return json::parse(text.begin(), text.end(), dropping(drop_member));
+  if (auto done = fast(text, drop_member, nullptr)) return std::move(*done);
+  return slow(text, drop_member, nullptr, true);
+}
+
+json parse(std::string_view text, const MemberFilter& filter, std::string_view drop_member) {
+  if (auto done = fast(text, drop_member, narrowing(filter))) return std::move(*done);
+  return slow(text, drop_member, narrowing(filter), true);
 }
 
 json parse_or_discarded(std::string_view text, std::string_view drop_member) {
-  if (auto fast = try_parse(text, drop_member)) return std::move(*fast);
-  return json::parse(text.begin(), text.end(), dropping(drop_member),
-                     /*allow_exceptions=*/false);
+  if (auto done = fast(text, drop_member, nullptr)) return std::move(*done);
+  return slow(text, drop_member, nullptr, false);
+}
+
+json parse_or_discarded(std::string_view text, const MemberFilter& filter,
+                        std::string_view drop_member) {
+  if (auto done = fast(text, drop_member, narrowing(filter))) return std::move(*done);
+  return slow(text, drop_member, narrowing(filter), false);
 }
 
 bool identical(const json& a, const json& b) {

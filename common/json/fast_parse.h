@@ -19,12 +19,18 @@
 // and which is a third of a pod's JSON, so it is never built only to be thrown away. Both the
 // fast path and nlohmann's (a parser callback) drop it.
 //
+// `filter` (member_filter.h), in the overloads that take one, builds only the members it keeps;
+// the others are checked like the rest of the text and skipped. On nlohmann's path the filter is
+// applied to its tree, so both paths return the same document.
+//
 // Thread-safety: pure functions.
 
 #include <optional>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
+
+#include "common/json/member_filter.h"
 
 namespace vc::fastjson {
 
@@ -34,14 +40,20 @@ inline constexpr int kMaxFastDepth = 256;
 
 // The parsed document, or nullopt when the text is not on the fast path (see above).
 std::optional<nlohmann::json> try_parse(std::string_view text, std::string_view drop_member = {});
+std::optional<nlohmann::json> try_parse(std::string_view text, const MemberFilter& filter,
+                                        std::string_view drop_member = {});
 
 // nlohmann::json::parse(text) with the fast path first: throws nlohmann's parse_error or
 // out_of_range for bad input, with nlohmann's messages.
 nlohmann::json parse(std::string_view text, std::string_view drop_member = {});
+nlohmann::json parse(std::string_view text, const MemberFilter& filter,
+                     std::string_view drop_member = {});
 
 // nlohmann::json::parse(text, nullptr, false) with the fast path first: a discarded value
 // (is_discarded()) for bad input.
 nlohmann::json parse_or_discarded(std::string_view text, std::string_view drop_member = {});
+nlohmann::json parse_or_discarded(std::string_view text, const MemberFilter& filter,
+                                  std::string_view drop_member = {});
 
 // Equal values of equal nlohmann types all the way down, member order included (json's own ==
 // treats 1u and 1 as equal; the admit functions do not, e.g. is_number_unsigned). For tests and

@@ -137,6 +137,63 @@ TEST(FastParse, DropsTheNamedMemberOnBothPaths) {
   EXPECT_FALSE(try_parse(R"({"managedFields":1e999})", "managedFields").has_value());
 }
 
+TEST(FastParse, BuildsOnlyTheMembersAFilterKeeps) {
+  const auto filter = MemberFilter::only(
+      {"metadata.name", "metadata.labels", "spec.containers.resources", "status.phase"});
+  const std::string pod =
+      R"({"kind":"Pod","metadata":{"name":"p","uid":"u","labels":{"a":"1","b":"2"}},)"
+      R"("spec":{"containers":[{"name":"c","image":"i","resources":{"requests":{"cpu":"1"}}},)"
+      R"({"name":"d"}],"volumes":[{"name":"v"}]},"status":{"phase":"Running","conditions":[]}})";
+  const json want =
+      json::parse(R"({"metadata":{"name":"p","labels":{"a":"1","b":"2"}},)"
+                  R"("spec":{"containers":[{"resources":{"requests":{"cpu":"1"}}},{}]},)"
+                  R"("status":{"phase":"Running"}})");
+  const auto fast = try_parse(pod, filter);
+  ASSERT_TRUE(fast.has_value());
+  EXPECT_TRUE(identical(*fast, want)) << fast->dump();
+  // nlohmann's path (non-ASCII text) applies the same filter to its tree.
+  const std::string slow = pod.substr(0, pod.size() - 1) + ",\"note\":\"\xc3\xa9\"}";
+  EXPECT_FALSE(try_parse(slow, filter).has_value());
+  const json pruned = parse(slow, filter);
+  EXPECT_TRUE(identical(pruned, want)) << pruned.dump();
+  // A value of another type than the filter expects is kept as it is, never reshaped.
+  const json odd = parse(R"({"metadata":"oops","status":[{"phase":"x","y":1},2]})", filter);
+  EXPECT_TRUE(identical(odd, json::parse(R"({"metadata":"oops","status":[{"phase":"x"},2]})")))
+      << odd.dump();
+  // Skipped members are still checked: invalid JSON inside them is an error.
+  EXPECT_TRUE(parse_or_discarded(R"({"spec":{"volumes":[1,}]}})", filter).is_discarded());
+  EXPECT_THROW(parse(R"({"kind":tru})", filter), json::parse_error);
+  // The filter combines with a dropped member.
+  const json both = parse(R"({"metadata":{"name":"n","labels":{"managedFields":1,"k":2}}})", filter,
+                          "managedFields");
+  EXPECT_TRUE(identical(both, json::parse(R"({"metadata":{"name":"n","labels":{"k":2}}})")));
+}
+
+TEST(MemberFilter, PathsComposeAndAWholeMemberWins) {
+  auto f = MemberFilter::only({"a.b.c", "a.b", "x.y"});
+  ASSERT_NE(f.find("a"), nullptr);
+  ASSERT_NE(f.find("a")->find("b"), nullptr);
+  EXPECT_TRUE(f.find("a")->find("b")->keeps_all());  // "a.b" covers "a.b.c"
+  EXPECT_FALSE(f.find("a")->keeps_all());
+  EXPECT_EQ(f.find("a")->find("z"), nullptr);
+  EXPECT_EQ(f.find("b"), nullptr);
+  f.keep("x");
+  EXPECT_TRUE(f.find("x")->keeps_all());
+  f.keep("x.y.z");  // beneath a whole member: nothing changes
+  EXPECT_TRUE(f.find("x")->keeps_all());
+  MemberFilter all;
+  EXPECT_TRUE(all.keeps_all());
+  all.keep("a.b");  // a filter that keeps everything stays so
+  EXPECT_TRUE(all.keeps_all());
+  all.member("object") = f;
+  EXPECT_FALSE(all.keeps_all());
+  EXPECT_NE(all.find("object")->find("a"), nullptr);
+  EXPECT_EQ(all.find("type"), nullptr);
+  EXPECT_THROW(MemberFilter::only({""}), std::invalid_argument);
+  EXPECT_THROW(MemberFilter::only({"a..b"}), std::invalid_argument);
+  EXPECT_THROW(MemberFilter::only({"a."}), std::invalid_argument);
+}
+
 // Random documents, then each with one byte changed: wherever the fast path answers it must
 // answer as nlohmann does.
 class RandomJson {
@@ -229,6 +286,7 @@ class RandomJson {
 
 TEST(FastParse, AgreesWithNlohmannOnRandomDocumentsAndMutations) {
   RandomJson gen(20261129);
+  const auto filter = MemberFilter::only({"name", "metadata.a", "a.name.x y", "9"});
   int fast_answers = 0;
   for (int i = 0; i < 3000; ++i) {
     const std::string doc = gen.document();
@@ -245,6 +303,10 @@ TEST(FastParse, AgreesWithNlohmannOnRandomDocumentsAndMutations) {
         },
         false);
     EXPECT_TRUE(identical(fast_dropped, reference_dropped)) << doc;
+    // A filter over generated keys builds exactly what pruning nlohmann's tree leaves.
+    json reference_filtered = json::parse(doc);
+    prune(reference_filtered, filter);
+    EXPECT_TRUE(identical(parse(doc, filter), reference_filtered)) << doc;
     if (::testing::Test::HasFailure()) break;
   }
   EXPECT_EQ(fast_answers, 3000);

@@ -94,10 +94,11 @@ struct Client::Impl {
   }
 
   // One logical call, decoded.
-  Result<json> call(HttpRequest rq, bool idempotent) {
+  Result<json> call(HttpRequest rq, bool idempotent,
+                    const fastjson::MemberFilter* reply_reads = nullptr) {
     auto r = call_raw(rq, idempotent);
     if (!r.ok()) return r.error();
-    return decode(rq, r->body);
+    return decode(rq, r->body, reply_reads);
   }
 
   // One logical call: rate limit, send, retry within the call's deadline. Returns only 2xx.
@@ -142,9 +143,11 @@ struct Client::Impl {
                   rq.target, retries, err.describe());
   }
 
-  static Result<json> decode(const HttpRequest& rq, const std::string& body) {
+  static Result<json> decode(const HttpRequest& rq, const std::string& body,
+                             const fastjson::MemberFilter* reads = nullptr) {
     if (body.empty()) return json();
-    json j = fastjson::parse_or_discarded(body);
+    json j =
+        reads ? fastjson::parse_or_discarded(body, *reads) : fastjson::parse_or_discarded(body);
     if (j.is_discarded()) {
       ApiError e;
       e.kind = ErrorKind::Other;
@@ -184,7 +187,7 @@ struct Client::Impl {
     const auto body_deadline =
         o.timeout_seconds > 0 ? now + std::chrono::seconds(o.timeout_seconds) + options.watch_grace
                               : Clock::time_point::max();
-    WatchDecoder decoder;
+    WatchDecoder decoder(o.object_filter.get());
     Status decode_status = ok_status();
     bool got_body = false;  // a 2xx head arrived: later failures are not the request's status
     Status st = transport.stream(
@@ -273,12 +276,18 @@ Result<json> Client::list_each(const Resource& r, std::string_view ns, const Lis
 }
 
 Result<json> Client::create(const Resource& r, std::string_view ns, const json& object) {
+  return create(r, ns, object, fastjson::MemberFilter());
+}
+
+Result<json> Client::create(const Resource& r, std::string_view ns, const json& object,
+                            const fastjson::MemberFilter& reply_reads) {
   std::string object_ns;
   if (ns.empty() && r.namespaced) {
     object_ns = metadata_string(object, "namespace");
     ns = object_ns;
   }
-  return impl_->call(impl_->make("POST", r.path(ns), object.dump(), kJson), false);
+  return impl_->call(impl_->make("POST", r.path(ns), object.dump(), kJson), false,
+                     reply_reads.keeps_all() ? nullptr : &reply_reads);
 }
 
 Result<json> Client::update(const Resource& r, std::string_view ns, const json& object) {

@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/json/member_filter.h"
 #include "common/kube/config.h"
 #include "common/kube/resource.h"
 #include "common/kube/result.h"
@@ -41,6 +42,9 @@ struct WatchOptions {
   std::string resource_version;  // start after this version
   bool allow_bookmarks = true;
   int timeout_seconds = 0;  // server-side timeoutSeconds; 0 = let the server pick (~5-10 min)
+  // The members of each event's object to build (an ERROR event's Status is always whole
+  // enough to read). Null = all of it but metadata.managedFields.
+  std::shared_ptr<const fastjson::MemberFilter> object_filter;
 };
 
 struct WatchEvent {
@@ -108,6 +112,10 @@ class Client {
   Result<json> list_each(const Resource& r, std::string_view ns, const ListOptions& options,
                          const std::function<void(json&&)>& on_item);
   Result<json> create(const Resource& r, std::string_view ns, const json& object);
+  // The same, building only the members of the created object that reply_reads keeps (the
+  // rest of the reply is checked and skipped): for callers that read a field or two of it.
+  Result<json> create(const Resource& r, std::string_view ns, const json& object,
+                      const fastjson::MemberFilter& reply_reads);
   // PUT; name and resourceVersion come from object.metadata.
   Result<json> update(const Resource& r, std::string_view ns, const json& object);
   Result<json> update_status(const Resource& r, std::string_view ns, const json& object);

@@ -113,6 +113,20 @@ TEST_F(ClientTest, CreatePostsTheObjectAsJson) {
   EXPECT_EQ(req.json(), pod("p1"));
 }
 
+TEST_F(ClientTest, CreateWithReplyReadsBuildsOnlyThoseMembersOfTheReply) {
+  server_.handle("POST", "/api/v1/namespaces/ns/pods", [](const Request& r) {
+    auto obj = r.json();
+    obj["metadata"]["uid"] = "u1";
+    obj["status"] = {{"phase", "Pending"}, {"qosClass", "BestEffort"}};
+    return Response::json(201, obj);
+  });
+  auto r = client_.create(resources::pods, "ns", pod("p1"),
+                          fastjson::MemberFilter::only({"metadata.uid", "status.phase"}));
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  EXPECT_EQ(*r, json::parse(R"({"metadata":{"uid":"u1"},"status":{"phase":"Pending"}})"));
+  EXPECT_EQ(only_request().json(), pod("p1"));  // the request itself is whole
+}
+
 TEST_F(ClientTest, CreateTakesTheNamespaceFromTheObjectWhenNoneIsGiven) {
   server_.handle("POST", "/api/v1/namespaces/ns/pods",
                  [](const Request& r) { return Response::json(201, r.json()); });

@@ -13,9 +13,28 @@ std::string excerpt(std::string_view s) {
 
 }  // namespace
 
-Result<WatchEvent> decode_watch_event(std::string_view frame) {
+fastjson::MemberFilter watch_event_filter(const fastjson::MemberFilter& object_filter) {
+  auto f = fastjson::MemberFilter::only({"type"});
+  f.member("object") = object_filter;
+  // A Status's "metadata" and "status" are on the object filter's paths or left out: its
+  // "status" is a string ("Failure"), kept as it is wherever the filter reaches it.
+  for (const char* status_member : {"kind", "apiVersion", "code", "reason", "message", "details"}) {
+    f.keep(std::string("object.") + status_member);
+  }
+  return f;
+}
+
+WatchDecoder::WatchDecoder(const fastjson::MemberFilter* object_filter) {
+  if (object_filter && !object_filter->keeps_all()) {
+    event_filter_ = watch_event_filter(*object_filter);
+  }
+}
+
+Result<WatchEvent> decode_watch_event(std::string_view frame,
+                                      const fastjson::MemberFilter* event_filter) {
   // No informer keeps managedFields (a third of a pod's JSON): never build it.
-  json j = fastjson::parse_or_discarded(frame, "managedFields");
+  json j = event_filter ? fastjson::parse_or_discarded(frame, *event_filter, "managedFields")
+                        : fastjson::parse_or_discarded(frame, "managedFields");
   if (j.is_discarded() || !j.is_object()) {
     return transport_error("watch: invalid JSON event: " + excerpt(frame));
   }
@@ -45,7 +64,7 @@ Result<WatchEvent> decode_watch_event(std::string_view frame) {
 
 Status WatchDecoder::emit(std::string_view frame,
                           const std::function<void(WatchEvent&&)>& on_event) {
-  auto ev = decode_watch_event(frame);
+  auto ev = decode_watch_event(frame, event_filter_ ? &*event_filter_ : nullptr);
   if (!ev) return ev.error();
   on_event(std::move(ev).value());
   return ok_status();

@@ -8,9 +8,11 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "common/json/member_filter.h"
 #include "common/kube/client.h"
 #include "common/kube/result.h"
 
@@ -18,6 +20,10 @@ namespace vc::kube {
 
 class WatchDecoder {
  public:
+  // object_filter: the members of each event's object to build (see WatchOptions); null = all
+  // but metadata.managedFields. Not owned; must outlive the decoder.
+  explicit WatchDecoder(const fastjson::MemberFilter* object_filter = nullptr);
+
   // Feeds the next bytes and calls on_event for each complete event in order. Returns an error
   // (and stops) on bytes that are not a JSON object or an event that cannot be decoded.
   Status feed(std::string_view data, const std::function<void(WatchEvent&&)>& on_event);
@@ -28,13 +34,20 @@ class WatchDecoder {
  private:
   Status emit(std::string_view frame, const std::function<void(WatchEvent&&)>& on_event);
 
+  std::optional<fastjson::MemberFilter> event_filter_;  // from object_filter
   std::string pending_;  // bytes of the event in progress that arrived in earlier chunks
   int depth_ = 0;        // nesting depth of the event in progress; 0 between events
   bool in_string_ = false;
   bool escape_ = false;
 };
 
-// Decodes one event object {"type": "...", "object": {...}}.
-Result<WatchEvent> decode_watch_event(std::string_view frame);
+// Decodes one event object {"type": "...", "object": {...}}, building only what event_filter
+// keeps (null: all but managedFields).
+Result<WatchEvent> decode_watch_event(std::string_view frame,
+                                      const fastjson::MemberFilter* event_filter = nullptr);
+
+// The filter of a whole event for a filter of its object: the type, the filtered object, and of
+// an ERROR event's Status object the members that say what went wrong.
+fastjson::MemberFilter watch_event_filter(const fastjson::MemberFilter& object_filter);
 
 }  // namespace vc::kube

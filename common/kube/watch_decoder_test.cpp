@@ -88,6 +88,38 @@ TEST(WatchDecoder, ErrorEventIsDecoded) {
   EXPECT_EQ(ev->object["code"], 410);
 }
 
+TEST(WatchDecoder, AnObjectFilterBuildsOnlyItsMembersButKeepsStatusErrors) {
+  const auto filter = fastjson::MemberFilter::only({"metadata.name", "metadata.resourceVersion"});
+  WatchDecoder decoder(&filter);
+  std::vector<WatchEvent> events;
+  auto on_event = [&](WatchEvent&& ev) { events.push_back(std::move(ev)); };
+  ASSERT_TRUE(decoder
+                  .feed(event_text("MODIFIED", "a") +
+                            R"({"type":"ERROR","object":{"kind":"Status","apiVersion":"v1",)"
+                            R"("metadata":{},"status":"Failure","message":"too old",)"
+                            R"("reason":"Expired","code":410,"details":{"x":1}}})",
+                        on_event)
+                  .ok());
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[0].type, WatchEvent::Type::Modified);
+  EXPECT_EQ(events[0].object, json::parse(R"({"metadata":{"name":"a"}})"));
+  EXPECT_EQ(events[1].type, WatchEvent::Type::Error);
+  EXPECT_EQ(events[1].object,
+            json::parse(R"({"kind":"Status","apiVersion":"v1","metadata":{},"message":"too old",)"
+                        R"("reason":"Expired","code":410,"details":{"x":1}})"));
+  // A filter that keeps everything is no filter: managedFields is still dropped.
+  const fastjson::MemberFilter all;
+  WatchDecoder whole(&all);
+  events.clear();
+  ASSERT_TRUE(
+      whole
+          .feed(R"({"type":"ADDED","object":{"metadata":{"name":"b","managedFields":[]},"x":1}})",
+                on_event)
+          .ok());
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].object, json::parse(R"({"metadata":{"name":"b"},"x":1})"));
+}
+
 TEST(WatchDecoder, GarbageIsAnError) {
   WatchDecoder decoder;
   int events = 0;

@@ -1,5 +1,7 @@
 #include "controllers/framework/worker_loop.h"
 
+#include "common/process/thread_name.h"
+
 #include <exception>
 #include <utility>
 
@@ -72,7 +74,8 @@ Workers run_workers(kube::workqueue::RateLimitingQueue& queue, int n, ReconcileF
                                                                         std::move(options));
   const int count = n < 1 ? 1 : n;
   for (int i = 0; i < count; ++i) {
-    workers.state_->threads.emplace_back([&queue, shared] {
+    workers.state_->threads.emplace_back([&queue, shared, i] {
+      set_thread_name("w" + std::to_string(i) + ":" + shared->second.name);
       while (process_next(queue, shared->first, shared->second)) {
       }
     });

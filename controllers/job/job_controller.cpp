@@ -14,6 +14,8 @@
 
 #include "controllers/job/job_controller.h"
 
+#include "common/process/thread_name.h"
+
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -173,7 +175,10 @@ class JobController : public Controller {
           *shared_->commands, 1, [this](const std::string& key) { return process_command(key); },
           co);
     }
-    timer_ = std::thread([s = shared_] { timer_loop(*s); });
+    timer_ = std::thread([s = shared_] {
+      set_thread_name("job-delays");
+      timer_loop(*s);
+    });
   }
 
   void stop() override {

@@ -442,7 +442,10 @@ std::string JobSyncer::create_pods(const Job& job, const std::vector<PodToCreate
   std::vector<std::string> errors;
   pool_.parallel_for(pods.size(), options_.max_parallel_pod_calls, [&](std::size_t i) {
     const auto& [task, pod] = pods[i];
-    auto created = client_.create(resources::pods, job.namespace_, pod);
+    // Of the pod the server returns only these are read below; the rest is never built.
+    static const auto kCreatedPodReads =
+        fastjson::MemberFilter::only({"metadata.creationTimestamp", "status.phase"});
+    auto created = client_.create(resources::pods, job.namespace_, pod, kCreatedPodReads);
     if (created.is(ErrorKind::AlreadyExists)) return;
     std::lock_guard lock(mu);
     if (!created.ok()) {

@@ -1,5 +1,7 @@
 #include "controllers/job/parallel.h"
 
+#include "common/process/thread_name.h"
+
 #include <algorithm>
 #include <atomic>
 
@@ -18,7 +20,11 @@ struct ParallelPool::Batch {
 
 ParallelPool::ParallelPool(std::size_t helpers) {
   threads_.reserve(helpers);
-  for (std::size_t i = 0; i < helpers; ++i) threads_.emplace_back([this] { help(); });
+  for (std::size_t i = 0; i < helpers; ++i)
+    threads_.emplace_back([this] {
+      set_thread_name("pod-calls");
+      help();
+    });
 }
 
 ParallelPool::~ParallelPool() {

@@ -80,8 +80,11 @@ bool keep_pod_annotation(std::string_view key);
 // std::invalid_argument on malformed quantities or timestamps (the reflector logs and skips).
 std::shared_ptr<PodView> make_pod_view(const nlohmann::json& pod);
 
+// The members of a pod make_pod_view reads; watch events build only these.
+std::shared_ptr<const fastjson::MemberFilter> pod_view_reads();
+
 // The named transform for SharedInformerFactory: every controller asking for pods with it
-// shares one informer.
+// shares one informer. It carries pod_view_reads().
 kube::cache::Transform pod_view_transform();
 
 // The view of a cached object, or null if it is another type (a programming error upstream:

@@ -3,10 +3,13 @@
 #include <initializer_list>
 #include <map>
 #include <string>
+#include <tuple>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "common/json/fast_parse.h"
 #include "controllers/views/intern.h"
 #include "controllers/views/pod_resources.h"
 #include "controllers/views/pod_view.h"
@@ -228,6 +231,108 @@ TEST(PodView, TransformIsNamedAndProducesAPodView) {
   auto obj = t.fn(sample_pod());
   EXPECT_NE(as_pod_view(obj), nullptr);
   EXPECT_EQ(as_podgroup_view(obj), nullptr);
+}
+
+// A pod as the API server and kwok write it: everything a view leaves out is there too.
+const char* const kFullPod = R"({"kind":"Pod","apiVersion":"v1",
+ "metadata":{"name":"j-t-0","namespace":"ns","uid":"u","resourceVersion":"42",
+  "generateName":"x","creationTimestamp":"2026-11-29T10:00:00Z",
+  "deletionTimestamp":"2026-11-29T10:05:00Z","deletionGracePeriodSeconds":30,
+  "labels":{"volcano.sh/job-name":"j","volcano.sh/task-spec":"t"},
+  "annotations":{"scheduling.k8s.io/group-name":"j-uid","volcano.sh/task-index":"0",
+   "scheduling.volcano.sh/queue-name":"q","other":"dropped by the view"},
+  "ownerReferences":[{"apiVersion":"batch.volcano.sh/v1alpha1","kind":"Job","name":"j",
+   "uid":"ju","controller":true,"blockOwnerDeletion":true}],
+  "managedFields":[{"manager":"kwok","operation":"Update","fieldsV1":{"f:status":{}}}]},
+ "spec":{"volumes":[{"name":"kube-api-access","projected":{"sources":[{"serviceAccountToken":
+   {"expirationSeconds":3607,"path":"token"}}]}}],
+  "initContainers":[{"name":"init","image":"busybox","resources":{"requests":{"cpu":"2"}}},
+   {"name":"sidecar","image":"envoy","restartPolicy":"Always",
+    "resources":{"requests":{"cpu":"100m","memory":"64Mi"},"limits":{"memory":"128Mi"}}}],
+  "containers":[{"name":"main","image":"ray:2","command":["sh"],"env":[{"name":"A","value":"1"}],
+   "resources":{"requests":{"cpu":"1","memory":"1Gi","nvidia.com/gpu":"1"},
+    "limits":{"cpu":"2","nvidia.com/gpu":"1"}},"volumeMounts":[{"name":"v","mountPath":"/v"}]},
+   {"name":"side","image":"x","resources":{}}],
+  "overhead":{"cpu":"250m"},"restartPolicy":"Never","schedulerName":"volcano",
+  "nodeName":"node-1","priorityClassName":"high","tolerations":[{"operator":"Exists"}]},
+ "status":{"phase":"Running","conditions":[{"type":"Ready","status":"True"}],
+  "hostIP":"10.0.0.1","podIP":"10.244.0.5","startTime":"2026-11-29T10:00:01Z",
+  "initContainerStatuses":[{"name":"init","ready":false,"restartCount":0,
+    "state":{"terminated":{"exitCode":0,"reason":"Completed","startedAt":"x"}}},
+   {"name":"sidecar","ready":true,"restartCount":3,"state":{"running":{"startedAt":"x"}}}],
+  "containerStatuses":[{"name":"main","ready":false,"restartCount":2,"image":"ray:2",
+    "imageID":"sha","containerID":"c","started":false,
+    "state":{"terminated":{"exitCode":137,"reason":"OOMKilled","finishedAt":"x"}},
+    "lastState":{"terminated":{"exitCode":1,"reason":"Error"}}},
+   {"name":"side","ready":true,"restartCount":0,"state":{"running":{"startedAt":"x"}}}]}})";
+
+std::string text_of(const ResourceAmounts& amounts, std::string_view name) {
+  for (const auto& a : amounts) {
+    if (a.name == name) return a.text;
+  }
+  return "<absent>";
+}
+
+// Equal lists, compared item by item through key(item) (a std::tie of the fields).
+template <class T, class Key>
+void expect_same_items(const std::vector<T>& a, const std::vector<T>& b, Key key,
+                       const char* what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_TRUE(key(a[i]) == key(b[i])) << what << i;
+}
+
+void expect_same_view(const PodView& a, const PodView& b) {
+  EXPECT_EQ(a.key(), b.key());
+  EXPECT_EQ(a.uid, b.uid);
+  EXPECT_EQ(a.resource_version, b.resource_version);
+  EXPECT_EQ(a.labels, b.labels);
+  EXPECT_EQ(a.phase, b.phase);
+  EXPECT_EQ(a.scheduler_name, b.scheduler_name);
+  EXPECT_EQ(a.node_name, b.node_name);
+  EXPECT_EQ(a.priority_class_name, b.priority_class_name);
+  EXPECT_EQ(a.creation_timestamp, b.creation_timestamp);
+  EXPECT_EQ(a.deletion_timestamp, b.deletion_timestamp);
+  EXPECT_EQ(a.deletion_grace_period_seconds, b.deletion_grace_period_seconds);
+  expect_same_items(
+      a.annotations, b.annotations, [](const Annotation& x) { return std::tie(x.key, x.value); },
+      "annotation ");
+  expect_same_items(
+      a.owner_references, b.owner_references,
+      [](const OwnerRefView& x) {
+        return std::tie(x.api_version, x.kind, x.name, x.uid, x.controller, x.block_owner_deletion);
+      },
+      "owner reference ");
+  expect_same_items(
+      a.container_statuses, b.container_statuses,
+      [](const ContainerStatusView& x) {
+        return std::tie(x.restart_count, x.exit_code, x.ready, x.terminated, x.init, x.reason);
+      },
+      "container status ");
+  auto amount = [](const ResourceAmount& x) { return std::tie(x.name, x.text, x.format); };
+  expect_same_items(a.requests, b.requests, amount, "request ");
+  expect_same_items(a.limits, b.limits, amount, "limit ");
+}
+
+TEST(PodView, ReadsOnlyTheMembersItsTransformDeclares) {
+  const json whole = json::parse(kFullPod);
+  const json filtered = fastjson::parse(kFullPod, *pod_view_reads());
+  EXPECT_LT(filtered.dump().size() * 3, whole.dump().size() * 2);  // a rich pod: still a third less
+  EXPECT_FALSE(filtered["spec"].contains("volumes"));
+  EXPECT_FALSE(filtered["spec"]["containers"][0].contains("env"));
+  auto from_whole = make_pod_view(whole);
+  auto from_filtered = make_pod_view(filtered);
+  expect_same_view(*from_whole, *from_filtered);
+  // The sample has something in every field the view holds, so a member missing from
+  // pod_view_reads() would show up above as a difference.
+  EXPECT_EQ(from_whole->annotations.size(), 3u);
+  EXPECT_EQ(from_whole->container_statuses.size(), 4u);
+  EXPECT_TRUE(from_whole->deletion_grace_period_seconds.has_value());
+  // max(containers 1 + sidecar 100m, init peak 2) + overhead 250m
+  EXPECT_EQ(text_of(from_whole->requests, "cpu"), "2250m");
+  EXPECT_EQ(pod_view_transform().reads, pod_view_reads());
+  // And the same holds for the sample every other view test uses.
+  expect_same_view(*make_pod_view(sample_pod()),
+                   *make_pod_view(fastjson::parse(sample_pod().dump(), *pod_view_reads())));
 }
 
 TEST(PodView, MistypedFieldThrowsSoTheReflectorSkipsTheObject) {

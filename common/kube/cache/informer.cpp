@@ -1,5 +1,7 @@
 #include "common/kube/cache/informer.h"
 
+#include "common/process/thread_name.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -16,6 +18,7 @@ ReflectorOptions reflector_options(const InformerOptions& o) {
   r.field_selector = o.field_selector;
   r.page_size = o.page_size;
   r.transform = o.transform.fn;
+  r.transform_reads = o.transform.reads;
   r.backoff = o.backoff;
   r.healthy_after = o.healthy_after;
   return r;
@@ -76,8 +79,15 @@ void Informer::start() {
   }
   if (started_) return;
   started_ = true;
-  distribution_thread_ = std::jthread([this](std::stop_token stop) { distribute(stop); });
-  reflector_thread_ = std::jthread([this](std::stop_token stop) { reflector_.run(stop); });
+  // Thread names: "d:" distributes to handlers, "r:" lists and watches, then the resource.
+  distribution_thread_ = std::jthread([this](std::stop_token stop) {
+    set_thread_name("d:" + std::string(resource_.plural));
+    distribute(stop);
+  });
+  reflector_thread_ = std::jthread([this](std::stop_token stop) {
+    set_thread_name("r:" + std::string(resource_.plural));
+    reflector_.run(stop);
+  });
 }
 
 void Informer::stop() {
@@ -145,27 +155,58 @@ void Informer::replace(std::vector<ObjectPtr> objects, const std::string&) {
 }
 
 void Informer::apply(WatchEvent::Type type, ObjectPtr obj) {
-  std::lock_guard ingest(ingest_mu_);
-  if (type == WatchEvent::Type::Deleted) {
-    if (!store_.remove(obj->key())) {
-      // Never added, so handlers must not hear of its deletion either.
-      spdlog::debug("informer delete of an unknown object resource={} object={}",
-                    resource_.qualified(), obj->key());
-      return;
+  {
+    std::lock_guard ingest(ingest_mu_);
+    if (type == WatchEvent::Type::Deleted) {
+      if (!store_.remove(obj->key())) {
+        // Never added, so handlers must not hear of its deletion either.
+        spdlog::debug("informer delete of an unknown object resource={} object={}",
+                      resource_.qualified(), obj->key());
+        return;
+      }
+      std::lock_guard dist(dist_mu_);
+      push_locked(Notification::Kind::Delete, nullptr, std::move(obj));
+    } else {
+      ObjectPtr old = store_.upsert(obj);
+      std::lock_guard dist(dist_mu_);
+      if (old) {
+        push_locked(Notification::Kind::Update, std::move(old), std::move(obj));
+      } else {
+        push_locked(Notification::Kind::Add, nullptr, std::move(obj));
+      }
     }
+  }
+  deliver_here();
+}
+
+void Informer::deliver_here() {
+  std::unique_lock delivering(deliver_mu_, std::try_to_lock);
+  if (!delivering) {
+    // The distribution thread is delivering: its wait checks pending_ before it sleeps, so the
+    // notification just queued cannot be left behind.
     std::lock_guard dist(dist_mu_);
-    push_locked(Notification::Kind::Delete, nullptr, std::move(obj));
     dist_cv_.notify_one();
     return;
   }
-  ObjectPtr old = store_.upsert(obj);
-  std::lock_guard dist(dist_mu_);
-  if (old) {
-    push_locked(Notification::Kind::Update, std::move(old), std::move(obj));
-  } else {
-    push_locked(Notification::Kind::Add, nullptr, std::move(obj));
+  deliver_pending(delivering, {});
+}
+
+void Informer::deliver_pending(std::unique_lock<std::mutex>& delivering, std::stop_token stop) {
+  (void)delivering;  // held by the caller: one deliverer at a time keeps the event order
+  for (;;) {
+    std::deque<Notification> batch;
+    std::shared_ptr<const Handlers> handlers;
+    {
+      std::lock_guard lock(dist_mu_);
+      if (pending_.empty()) return;
+      batch.swap(pending_);
+      handlers = handlers_;
+    }
+    for (const auto& n : batch) {
+      if (stop.stop_requested()) return;
+      dispatch(n, *handlers);
+    }
   }
-  dist_cv_.notify_one();
 }
 
 void Informer::remove(const std::string& key) {
@@ -194,19 +235,17 @@ void Informer::distribute(std::stop_token stop) {
   Clock::time_point next_resync =
       resync ? Clock::now() + options_.resync_period : Clock::time_point::max();
   while (!stop.stop_requested()) {
-    std::deque<Notification> batch;
-    std::shared_ptr<const Handlers> handlers;
     {
       std::unique_lock lock(dist_mu_);
       dist_cv_.wait_until(lock, stop, next_resync, [this] { return !pending_.empty(); });
       if (stop.stop_requested()) return;
-      batch.swap(pending_);
-      handlers = handlers_;
     }
-    for (const auto& n : batch) {
-      if (stop.stop_requested()) return;
-      dispatch(n, *handlers);
+    {
+      // Blocks while the reflector thread delivers; then whatever it left is ours.
+      std::unique_lock delivering(deliver_mu_);
+      deliver_pending(delivering, stop);
     }
+    if (stop.stop_requested()) return;
     if (resync && Clock::now() >= next_resync) {
       queue_resync();
       next_resync = Clock::now() + options_.resync_period;

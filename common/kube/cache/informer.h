@@ -10,8 +10,13 @@
 //   pods.wait_for_sync(stop, deadline);
 //
 // Order and consistency: the store is updated first, then the change is queued for the handlers,
-// so a handler reading the store sees that change or a later one. Handlers run on one dedicated
-// distribution thread per informer, in event order, never while a store lock is held. A handler
+// so a handler reading the store sees that change or a later one. Handlers run one call at a
+// time, in event order, never while a store or ingest lock is held: a watch event's handlers run
+// on the reflector thread right after the store update (a hand-off to another thread per event
+// cost two context switches, most of the informer's CPU under load), everything else (lists,
+// resyncs, late handlers' adds, and watch events that arrive while those are delivered) on the
+// informer's distribution thread. A handler must therefore be quick and must not wait for this
+// informer's next event. A handler
 // registered late first gets a synthetic on_add for every object already cached, then the
 // changes that follow; it never sees a change twice. On a relist, objects that vanished meanwhile
 // get on_delete with their last cached state, and objects whose resourceVersion changed get
@@ -116,6 +121,12 @@ class Informer : private ReflectorSink {
   void remove(const std::string& key) override;
 
   void push_locked(Notification::Kind kind, ObjectPtr old_obj, ObjectPtr new_obj);
+  // On the reflector thread, no lock held: delivers what is pending right here unless the
+  // distribution thread is delivering (then it is woken instead).
+  void deliver_here();
+  // Dispatches pending_ in order until it is empty or stop is requested; the caller holds
+  // deliver_mu_ (passed in as proof).
+  void deliver_pending(std::unique_lock<std::mutex>& delivering, std::stop_token stop);
   void queue_resync();
   void distribute(std::stop_token stop);
   void dispatch(const Notification& n, const Handlers& handlers);
@@ -130,6 +141,11 @@ class Informer : private ReflectorSink {
   // the store's history. Lock order: ingest_mu_, then dist_mu_ (the store's lock is innermost).
   std::mutex ingest_mu_;
   bool synced_queued_ = false;  // guarded by ingest_mu_
+
+  // Held by whichever thread dispatches to handlers (the reflector for its own watch events,
+  // else the distribution thread), so events reach handlers one at a time and in order. Lock
+  // order: deliver_mu_, then dist_mu_; never held together with ingest_mu_.
+  std::mutex deliver_mu_;
 
   std::mutex dist_mu_;
   std::condition_variable_any dist_cv_;

@@ -16,6 +16,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/json/member_filter.h"
+
 namespace vc::kube::cache {
 
 // Labels sorted by key: a flat vector is several times smaller than a map for the handful of
@@ -52,8 +54,17 @@ using TransformFn = std::function<ObjectPtr(nlohmann::json&&)>;
 // A transform with a name: shared informers are keyed by the name, since functions cannot be
 // compared. Two different functions must not share a name.
 struct Transform {
+  Transform() = default;
+  Transform(std::string name_, TransformFn fn_,
+            std::shared_ptr<const fastjson::MemberFilter> reads_ = nullptr)
+      : name(std::move(name_)), fn(std::move(fn_)), reads(std::move(reads_)) {}
+
   std::string name = "json";
   TransformFn fn;  // null = json_transform
+  // The members fn reads, when it reads only some: watch events then build only those (the rest
+  // of each object is checked and skipped, never allocated). Null = the whole object. Objects
+  // from a list are parsed whole; the transform must give the same result for both.
+  std::shared_ptr<const fastjson::MemberFilter> reads;
 };
 
 // "ns/name" or "name".

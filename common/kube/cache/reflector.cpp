@@ -149,6 +149,7 @@ Reflector::WatchEnd Reflector::watch(std::stop_token stop) {
   watch_options.field_selector = options_.field_selector;
   watch_options.resource_version = last_resource_version();
   watch_options.allow_bookmarks = true;
+  watch_options.object_filter = options_.transform_reads;
   const auto min_timeout = static_cast<int>(options_.min_watch_timeout.count());
   watch_options.timeout_seconds =
       std::uniform_int_distribution<int>(min_timeout, 2 * min_timeout)(rng_);

@@ -48,7 +48,8 @@ struct ReflectorOptions {
   std::string label_selector;
   std::string field_selector;
   int64_t page_size = 500;
-  TransformFn transform;  // null = json_transform
+  TransformFn transform;                                          // null = json_transform
+  std::shared_ptr<const fastjson::MemberFilter> transform_reads;  // Transform::reads
   BackoffOptions backoff;
   // A watch that stays up this long is healthy: the backoff starts again from its initial delay.
   std::chrono::milliseconds healthy_after{std::chrono::minutes(2)};

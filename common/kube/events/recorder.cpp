@@ -1,5 +1,7 @@
 #include "common/kube/events/recorder.h"
 
+#include "common/process/thread_name.h"
+
 #include <bit>
 #include <stdexcept>
 
@@ -45,7 +47,10 @@ AsyncEventRecorder::AsyncEventRecorder(Client& client, RecorderOptions options)
   if (options_.queue_capacity == 0 || options_.max_attempts < 1 || !options_.now) {
     throw std::invalid_argument("event recorder: queue capacity, attempts and clock must be set");
   }
-  sender_ = std::thread([this] { run(); });
+  sender_ = std::thread([this] {
+    set_thread_name("events");
+    run();
+  });
 }
 
 AsyncEventRecorder::~AsyncEventRecorder() {

@@ -1,5 +1,7 @@
 #include "common/kube/workqueue/queue.h"
 
+#include "common/process/thread_name.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -23,7 +25,10 @@ Queue::Queue(QueueOptions options)
     { std::lock_guard lock(mu_); }
     timer_cv_.notify_all();
   });
-  timer_ = std::thread([this] { run_timer(); });
+  timer_ = std::thread([this, name = options.name] {
+    set_thread_name("t:" + name);
+    run_timer();
+  });
 }
 
 Queue::~Queue() {
