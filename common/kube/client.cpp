@@ -297,11 +297,17 @@ Result<json> Client::update(const Resource& r, std::string_view ns, const json& 
 }
 
 Result<json> Client::update_status(const Resource& r, std::string_view ns, const json& object) {
+  return update_status(r, ns, object, fastjson::MemberFilter());
+}
+
+Result<json> Client::update_status(const Resource& r, std::string_view ns, const json& object,
+                                   const fastjson::MemberFilter& reply_reads) {
   const std::string name = metadata_string(object, "name");
   if (name.empty()) {
     return local_error("update_status " + r.qualified() + ": object has no metadata.name");
   }
-  return impl_->call(impl_->make("PUT", r.path(ns, name, "status"), object.dump(), kJson), false);
+  return impl_->call(impl_->make("PUT", r.path(ns, name, "status"), object.dump(), kJson), false,
+                     reply_reads.keeps_all() ? nullptr : &reply_reads);
 }
 
 Result<json> Client::patch(const Resource& r, std::string_view ns, std::string_view name,

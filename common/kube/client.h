@@ -119,6 +119,9 @@ class Client {
   // PUT; name and resourceVersion come from object.metadata.
   Result<json> update(const Resource& r, std::string_view ns, const json& object);
   Result<json> update_status(const Resource& r, std::string_view ns, const json& object);
+  // The same, building only the members of the reply that reply_reads keeps (see create).
+  Result<json> update_status(const Resource& r, std::string_view ns, const json& object,
+                             const fastjson::MemberFilter& reply_reads);
   Result<json> patch(const Resource& r, std::string_view ns, std::string_view name, PatchType type,
                      const std::string& body, const PatchOptions& options = {});
   // DELETE; returns the object (or Status) the server sent back.

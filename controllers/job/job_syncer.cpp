@@ -506,11 +506,11 @@ std::string JobSyncer::delete_pods(const Job& job, const std::vector<views::PodV
 
 kube::Status JobSyncer::write_status(Job& job, const JobStatus& status) {
   for (int attempt = 0;; ++attempt) {
-    auto r =
-        client_.update_status(resources::jobs, job.namespace_, status_update_body(job, status));
+    auto r = client_.update_status(resources::jobs, job.namespace_, status_update_body(job, status),
+                                   status_write_reads());
     if (r.ok()) {
       try {
-        auto updated = job_from_json(*r);
+        auto updated = job_after_status_write(job, *r);
         jobs_.record_write(updated);
         job = *updated;
       } catch (const std::exception& e) {
@@ -532,7 +532,9 @@ kube::Status JobSyncer::write_status(Job& job, const JobStatus& status) {
       return r.error();
     }
     if (parsed->uid != job.uid || !(parsed->status == job.status)) return r.error();
-    job.resource_version = parsed->resource_version;
+    // Retry on the fresh job as a whole: the write's reply is read as "this job, new version
+    // and status" (job_after_status_write), so its spec and metadata must be the server's.
+    job = std::move(*parsed);
   }
 }
 

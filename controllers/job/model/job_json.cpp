@@ -46,6 +46,25 @@ std::shared_ptr<Job> job_from_json(const json& job) {
   return out;
 }
 
+const fastjson::MemberFilter& status_write_reads() {
+  static const auto reads = fastjson::MemberFilter::only({"metadata.resourceVersion", "status"});
+  return reads;
+}
+
+std::shared_ptr<Job> job_after_status_write(const Job& sent, const json& reply) {
+  if (!reply.is_object()) {
+    fields::fail("(root)", std::string("expected an object, got ") + reply.type_name());
+  }
+  const json* meta = fields::object_at(reply, "metadata", "");
+  std::string version = meta ? fields::string_at(*meta, "resourceVersion", "metadata") : "";
+  if (version.empty()) fields::fail("metadata.resourceVersion", "missing in the reply");
+  auto out = std::make_shared<Job>(sent);
+  out->resource_version = std::move(version);
+  const json* status = fields::find(reply, "status");
+  out->status = status ? status_from_json_at(*status, "status") : JobStatus{};
+  return out;
+}
+
 kube::cache::Transform job_view_transform() {
   return {"job-view", [](json&& job) -> kube::cache::ObjectPtr { return job_from_json(job); }};
 }

@@ -7,12 +7,14 @@
 #include <gtest/gtest.h>
 
 #include "common/api/time.h"
+#include "common/json/fast_parse.h"
 
 namespace vc::controllers::job {
 namespace {
 
 using nlohmann::json;
 using ::testing::HasSubstr;
+using ::testing::ThrowsMessage;
 using namespace std::chrono_literals;
 
 api::TimePoint at(const char* text) {
@@ -295,6 +297,41 @@ TEST(JobFromJson, MalformedFieldsThrowNamingTheFieldPath) {
 TEST(JobFromJson, NonObjectDocumentThrows) {
   EXPECT_THROW(job_from_json(json::array()), std::invalid_argument);
   EXPECT_THROW(job_from_json(json("job")), std::invalid_argument);
+}
+
+TEST(JobAfterStatusWrite, IsTheSentJobWithTheRepliedVersionAndStatus) {
+  // What the server returns for a status write: the job it had, with the new status and
+  // version. Read through status_write_reads(), that must decode to the whole reply's job.
+  json before = realistic_job();
+  before["status"] = json::object();
+  const auto sent = job_from_json(before);
+  json reply = realistic_job();
+  reply["metadata"]["resourceVersion"] = "9001";
+  const auto whole = job_from_json(reply);
+  const auto read =
+      job_after_status_write(*sent, fastjson::parse(reply.dump(), status_write_reads()));
+  EXPECT_EQ(read->resource_version, "9001");
+  EXPECT_EQ(read->status, whole->status);
+  EXPECT_EQ(read->spec, whole->spec);
+  EXPECT_EQ(read->uid, whole->uid);
+  EXPECT_EQ(read->labels, whole->labels);
+  EXPECT_EQ(read->annotations, whole->annotations);
+  EXPECT_EQ(read->creation_timestamp, whole->creation_timestamp);
+  EXPECT_NE(read->status, sent->status);  // the status did come from the reply
+  // The filter leaves the spec (templates and all) out of the parsed reply.
+  EXPECT_FALSE(fastjson::parse(reply.dump(), status_write_reads()).contains("spec"));
+  // A reply without a version or with a malformed status is an error naming the field.
+  EXPECT_THAT([&] { job_after_status_write(*sent, json::parse(R"({"status":{}})")); },
+              ThrowsMessage<std::invalid_argument>(HasSubstr("metadata.resourceVersion")));
+  EXPECT_THAT(
+      [&] {
+        job_after_status_write(
+            *sent, json::parse(R"({"metadata":{"resourceVersion":"2"},"status":{"failed":"x"}})"));
+      },
+      ThrowsMessage<std::invalid_argument>(HasSubstr("status.failed")));
+  EXPECT_EQ(
+      job_after_status_write(*sent, json::parse(R"({"metadata":{"resourceVersion":"3"}})"))->status,
+      JobStatus{});
 }
 
 TEST(JobViewTransform, IsNamedJobViewAndCachesTheDecodedJob) {
