@@ -1,11 +1,10 @@
 #include "controllers/framework/worker_loop.h"
 
-#include "common/process/thread_name.h"
-
 #include <exception>
 #include <utility>
 
 #include "common/log/log.h"
+#include "common/process/thread_name.h"
 
 namespace vc::controllers {
 namespace {

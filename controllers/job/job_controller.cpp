@@ -14,8 +14,6 @@
 
 #include "controllers/job/job_controller.h"
 
-#include "common/process/thread_name.h"
-
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -28,6 +26,7 @@
 #include "common/kube/resource.h"
 #include "common/kube/workqueue/rate_limiting_queue.h"
 #include "common/log/log.h"
+#include "common/process/thread_name.h"
 #include "controllers/framework/worker_loop.h"
 #include "controllers/job/job_store.h"
 #include "controllers/job/job_syncer.h"

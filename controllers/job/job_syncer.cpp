@@ -506,11 +506,17 @@ std::string JobSyncer::delete_pods(const Job& job, const std::vector<views::PodV
 
 kube::Status JobSyncer::write_status(Job& job, const JobStatus& status) {
   for (int attempt = 0;; ++attempt) {
-    auto r = client_.update_status(resources::jobs, job.namespace_, status_update_body(job, status),
-                                   status_write_reads());
+    // A write with our resourceVersion changes nothing but the status, so only the version and
+    // status of the reply are read; without one (a job not read from the server) the write is
+    // unconditional and the reply is read whole.
+    const bool conditional = !job.resource_version.empty();
+    const json body = status_update_body(job, status);
+    auto r = conditional ? client_.update_status(resources::jobs, job.namespace_, body,
+                                                 status_write_reads())
+                         : client_.update_status(resources::jobs, job.namespace_, body);
     if (r.ok()) {
       try {
-        auto updated = job_after_status_write(job, *r);
+        auto updated = conditional ? job_after_status_write(job, *r) : job_from_json(*r);
         jobs_.record_write(updated);
         job = *updated;
       } catch (const std::exception& e) {

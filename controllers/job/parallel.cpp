@@ -1,9 +1,9 @@
 #include "controllers/job/parallel.h"
 
-#include "common/process/thread_name.h"
-
 #include <algorithm>
 #include <atomic>
+
+#include "common/process/thread_name.h"
 
 namespace vc::controllers::job {
 

@@ -3,6 +3,12 @@
 
 #include "common/kube/cache/informer.h"
 
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "common/kube/cache/fake_collection_test_util.h"
@@ -230,6 +236,73 @@ TEST_F(InformerTest, LateHandlerGetsAddsForCachedObjectsThenLiveEvents) {
   EXPECT_EQ(recorder_.wait_for(4),
             (Events{"add ns/a@1", "add ns/b@1", "update ns/a@1->11", "delete ns/b@12"}))
       << "the first handler must not get the synthetic adds";
+}
+
+// Watch events are delivered on the reflector thread and late handlers' adds on the
+// distribution thread: handlers must still get one call at a time, in event order, and a handler
+// joining mid-stream every object exactly once.
+TEST_F(InformerTest, HandlersGetOneCallAtATimeInOrderWhileALateHandlerJoinsMidStream) {
+  pods_.add_list_version({}, 1);
+  std::mutex mu;
+  std::vector<std::string> late_seen;  // guarded by mu
+  std::atomic<int> in_call{0};
+  std::atomic<int> overlaps{0};
+  std::atomic<int> last_version{0};
+  std::atomic<int> out_of_order{0};
+  EventHandler first{
+      .on_add =
+          [&](const ObjectPtr& o) {
+            if (in_call.fetch_add(1) != 0) ++overlaps;
+            const int v = std::stoi(o->resource_version);
+            if (v <= last_version.exchange(v)) ++out_of_order;
+            in_call.fetch_sub(1);
+          },
+      .on_update = {},
+      .on_delete = {},
+  };
+  auto note_late = [&](const ObjectPtr& o) {
+    if (in_call.fetch_add(1) != 0) ++overlaps;
+    {
+      std::lock_guard lock(mu);
+      late_seen.push_back(o->name);
+    }
+    in_call.fetch_sub(1);
+  };
+  EventHandler late{.on_add = note_late,
+                    .on_update = [&](const ObjectPtr&, const ObjectPtr& o) { note_late(o); },
+                    .on_delete = {}};
+  auto informer = make();
+  informer->add_event_handler(first);
+  informer->start();
+  ASSERT_TRUE(informer->wait_for_sync({}, in(10s)));
+  auto watch = pods_.next_watch();
+  ASSERT_TRUE(watch);
+  constexpr int kObjects = 400;
+  std::string burst;
+  for (int i = 0; i < kObjects; ++i) {
+    burst += json{{"type", "ADDED"}, {"object", pod("ns", "p" + std::to_string(i), i + 2)}}.dump();
+    burst += "\n";
+    if (i == kObjects / 2) {
+      watch->write_chunk(burst);
+      burst.clear();
+      informer->add_event_handler(late);
+    }
+  }
+  watch->write_chunk(burst);
+  ASSERT_TRUE(eventually([&] { return last_version.load() == kObjects + 1; }))
+      << "last version seen " << last_version.load();
+  auto late_names = [&] {
+    std::lock_guard lock(mu);
+    return late_seen;
+  };
+  ASSERT_TRUE(eventually([&] { return late_names().size() >= kObjects; })) << late_names().size();
+  auto names = late_names();
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(std::adjacent_find(names.begin(), names.end()), names.end())
+      << "the late handler saw an object twice";
+  EXPECT_EQ(names.size(), static_cast<std::size_t>(kObjects));
+  EXPECT_EQ(overlaps.load(), 0);
+  EXPECT_EQ(out_of_order.load(), 0);
 }
 
 TEST_F(InformerTest, LateHandlerIsSyncedOnceItsSyntheticAddsWereDelivered) {

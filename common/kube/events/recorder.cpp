@@ -1,7 +1,5 @@
 #include "common/kube/events/recorder.h"
 
-#include "common/process/thread_name.h"
-
 #include <bit>
 #include <stdexcept>
 
@@ -9,6 +7,7 @@
 
 #include "common/log/log.h"
 #include "common/metrics/registry.h"
+#include "common/process/thread_name.h"
 
 namespace vc::kube::events {
 namespace {

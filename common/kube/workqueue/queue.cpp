@@ -1,11 +1,11 @@
 #include "common/kube/workqueue/queue.h"
 
-#include "common/process/thread_name.h"
-
 #include <algorithm>
 #include <stdexcept>
 
 #include <spdlog/spdlog.h>
+
+#include "common/process/thread_name.h"
 
 namespace vc::kube::workqueue {
 
