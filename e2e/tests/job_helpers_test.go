@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -62,10 +63,29 @@ func phaseIs(phase batchv1alpha1.JobPhase) func(*batchv1alpha1.Job) bool {
 	return func(j *batchv1alpha1.Job) bool { return j.Status.State.Phase == phase }
 }
 
+// recordedHistory returns the job's recorded history once the recorder has seen it reach phase.
+// A test usually learns of that phase from a GET (WaitJob) while the recorder's watch may still
+// be an event behind; waiting here keeps the checks on the history from racing that watch. On
+// timeout it returns what was recorded, and the caller's checks report it.
+func recordedHistory(rec *framework.Recorder, job *batchv1alpha1.Job, phase batchv1alpha1.JobPhase) []framework.JobEvent {
+	_, _ = framework.Poll(recorderLag, func() (bool, string, error) {
+		for _, e := range rec.JobHistory(job.UID) {
+			if e.Status.State.Phase == phase {
+				return true, "", nil
+			}
+		}
+		return false, "", nil
+	})
+	return rec.JobHistory(job.UID)
+}
+
+// recorderLag bounds how far the recorder's watch may trail what a GET already shows.
+const recorderLag = 15 * time.Second
+
 // expectPhasesInOrder fails the test unless the job's recorded phases contain want in order.
 func expectPhasesInOrder(t *testing.T, rec *framework.Recorder, job *batchv1alpha1.Job, want ...batchv1alpha1.JobPhase) {
 	t.Helper()
-	hist := rec.JobHistory(job.UID)
+	hist := recordedHistory(rec, job, want[len(want)-1])
 	if !isSubsequence(distinctPhases(hist), want) {
 		t.Errorf("job %s phases observed %s, want %v in this order", job.Name, jobPhases(hist), want)
 	}
@@ -73,7 +93,7 @@ func expectPhasesInOrder(t *testing.T, rec *framework.Recorder, job *batchv1alph
 
 // firstStatusIn returns the first recorded status of the job whose phase is phase, or nil.
 func firstStatusIn(rec *framework.Recorder, job *batchv1alpha1.Job, phase batchv1alpha1.JobPhase) *batchv1alpha1.JobStatus {
-	hist := rec.JobHistory(job.UID)
+	hist := recordedHistory(rec, job, phase)
 	for i := range hist {
 		if hist[i].Status.State.Phase == phase {
 			return &hist[i].Status

@@ -30,7 +30,7 @@ func TestJobRestartOnPodFailure(t *testing.T) {
 	if final.Status.RetryCount != 2 {
 		t.Errorf("Failed job has retryCount %d, want 2 (maxRetry)", final.Status.RetryCount)
 	}
-	hist := rec.JobHistory(job.UID)
+	hist := recordedHistory(rec, job, batchv1alpha1.Failed)
 	var retries []int32
 	restarting := map[int32]bool{}
 	for _, e := range hist {
@@ -101,7 +101,7 @@ func TestJobExitCodePolicy(t *testing.T) {
 	}
 
 	f.WaitJob(unmatched.Name, "Failed", framework.JobTimeout, phaseIs(batchv1alpha1.Failed))
-	hist := rec.JobHistory(unmatched.UID)
+	hist := recordedHistory(rec, unmatched, batchv1alpha1.Failed)
 	for _, e := range hist {
 		switch e.Status.State.Phase {
 		case batchv1alpha1.Aborting, batchv1alpha1.Aborted, batchv1alpha1.Terminating, batchv1alpha1.Terminated:

@@ -84,7 +84,7 @@ func jobRunsToCompletion(t *testing.T, f *framework.Framework, rec *framework.Re
 
 	// Volcano writes Completed together with the final counts; a later cleanup pass may
 	// rewrite the counters, so look at the first status that says Completed.
-	hist := rec.JobHistory(job.UID)
+	hist := recordedHistory(rec, job, batchv1alpha1.Completed)
 	var completed *batchv1alpha1.JobStatus
 	for i := range hist {
 		if hist[i].Status.State.Phase == batchv1alpha1.Completed {
