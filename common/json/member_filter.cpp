@@ -24,21 +24,11 @@ void MemberFilter::keep(std::string_view path) {
       throw std::invalid_argument("member filter: empty member name in path \"" +
                                   std::string(path) + "\"");
     }
-    auto it = node->members_.find(name);
     if (dot == std::string_view::npos) {
-      if (it == node->members_.end()) {
-        node->members_.emplace(std::string(name), MemberFilter());
-      } else {
-        it->second = MemberFilter();  // the whole member now: drop narrower paths beneath it
-      }
+      node->member(name) = MemberFilter();  // the whole member: drop narrower paths beneath it
       return;
     }
-    if (it == node->members_.end()) {
-      MemberFilter narrow;
-      narrow.all_ = false;
-      it = node->members_.emplace(std::string(name), std::move(narrow)).first;
-    }
-    node = &it->second;
+    node = &node->member(name);
     rest = rest.substr(dot + 1);
   }
 }

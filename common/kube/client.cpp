@@ -21,6 +21,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr std::string_view kJson = "application/json";
+// The filter of a reply read whole.
+const fastjson::MemberFilter kWholeReply;
 
 std::string_view content_type(PatchType type) {
   switch (type) {
@@ -95,7 +97,7 @@ struct Client::Impl {
 
   // One logical call, decoded.
   Result<json> call(HttpRequest rq, bool idempotent,
-                    const fastjson::MemberFilter* reply_reads = nullptr) {
+                    const fastjson::MemberFilter& reply_reads = kWholeReply) {
     auto r = call_raw(rq, idempotent);
     if (!r.ok()) return r.error();
     return decode(rq, r->body, reply_reads);
@@ -144,10 +146,9 @@ struct Client::Impl {
   }
 
   static Result<json> decode(const HttpRequest& rq, const std::string& body,
-                             const fastjson::MemberFilter* reads = nullptr) {
+                             const fastjson::MemberFilter& reads) {
     if (body.empty()) return json();
-    json j =
-        reads ? fastjson::parse_or_discarded(body, *reads) : fastjson::parse_or_discarded(body);
+    json j = fastjson::parse_or_discarded(body, reads);
     if (j.is_discarded()) {
       ApiError e;
       e.kind = ErrorKind::Other;
@@ -276,7 +277,7 @@ Result<json> Client::list_each(const Resource& r, std::string_view ns, const Lis
 }
 
 Result<json> Client::create(const Resource& r, std::string_view ns, const json& object) {
-  return create(r, ns, object, fastjson::MemberFilter());
+  return create(r, ns, object, kWholeReply);
 }
 
 Result<json> Client::create(const Resource& r, std::string_view ns, const json& object,
@@ -286,8 +287,7 @@ Result<json> Client::create(const Resource& r, std::string_view ns, const json& 
     object_ns = metadata_string(object, "namespace");
     ns = object_ns;
   }
-  return impl_->call(impl_->make("POST", r.path(ns), object.dump(), kJson), false,
-                     reply_reads.keeps_all() ? nullptr : &reply_reads);
+  return impl_->call(impl_->make("POST", r.path(ns), object.dump(), kJson), false, reply_reads);
 }
 
 Result<json> Client::update(const Resource& r, std::string_view ns, const json& object) {
@@ -297,7 +297,7 @@ Result<json> Client::update(const Resource& r, std::string_view ns, const json& 
 }
 
 Result<json> Client::update_status(const Resource& r, std::string_view ns, const json& object) {
-  return update_status(r, ns, object, fastjson::MemberFilter());
+  return update_status(r, ns, object, kWholeReply);
 }
 
 Result<json> Client::update_status(const Resource& r, std::string_view ns, const json& object,
@@ -307,7 +307,7 @@ Result<json> Client::update_status(const Resource& r, std::string_view ns, const
     return local_error("update_status " + r.qualified() + ": object has no metadata.name");
   }
   return impl_->call(impl_->make("PUT", r.path(ns, name, "status"), object.dump(), kJson), false,
-                     reply_reads.keeps_all() ? nullptr : &reply_reads);
+                     reply_reads);
 }
 
 Result<json> Client::patch(const Resource& r, std::string_view ns, std::string_view name,

@@ -25,16 +25,14 @@ fastjson::MemberFilter watch_event_filter(const fastjson::MemberFilter& object_f
 }
 
 WatchDecoder::WatchDecoder(const fastjson::MemberFilter* object_filter) {
-  if (object_filter && !object_filter->keeps_all()) {
+  if (object_filter && !object_filter->keeps_all())
     event_filter_ = watch_event_filter(*object_filter);
-  }
 }
 
 Result<WatchEvent> decode_watch_event(std::string_view frame,
-                                      const fastjson::MemberFilter* event_filter) {
+                                      const fastjson::MemberFilter& event_filter) {
   // No informer keeps managedFields (a third of a pod's JSON): never build it.
-  json j = event_filter ? fastjson::parse_or_discarded(frame, *event_filter, "managedFields")
-                        : fastjson::parse_or_discarded(frame, "managedFields");
+  json j = fastjson::parse_or_discarded(frame, event_filter, "managedFields");
   if (j.is_discarded() || !j.is_object()) {
     return transport_error("watch: invalid JSON event: " + excerpt(frame));
   }
@@ -64,7 +62,7 @@ Result<WatchEvent> decode_watch_event(std::string_view frame,
 
 Status WatchDecoder::emit(std::string_view frame,
                           const std::function<void(WatchEvent&&)>& on_event) {
-  auto ev = decode_watch_event(frame, event_filter_ ? &*event_filter_ : nullptr);
+  auto ev = decode_watch_event(frame, event_filter_);
   if (!ev) return ev.error();
   on_event(std::move(ev).value());
   return ok_status();

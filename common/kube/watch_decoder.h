@@ -8,7 +8,6 @@
 
 #include <cstddef>
 #include <functional>
-#include <optional>
 #include <string>
 #include <string_view>
 
@@ -34,7 +33,7 @@ class WatchDecoder {
  private:
   Status emit(std::string_view frame, const std::function<void(WatchEvent&&)>& on_event);
 
-  std::optional<fastjson::MemberFilter> event_filter_;  // from object_filter
+  fastjson::MemberFilter event_filter_;  // from object_filter; by default keeps everything
   std::string pending_;  // bytes of the event in progress that arrived in earlier chunks
   int depth_ = 0;        // nesting depth of the event in progress; 0 between events
   bool in_string_ = false;
@@ -42,9 +41,9 @@ class WatchDecoder {
 };
 
 // Decodes one event object {"type": "...", "object": {...}}, building only what event_filter
-// keeps (null: all but managedFields).
+// keeps (by default all), never metadata.managedFields.
 Result<WatchEvent> decode_watch_event(std::string_view frame,
-                                      const fastjson::MemberFilter* event_filter = nullptr);
+                                      const fastjson::MemberFilter& event_filter = {});
 
 // The filter of a whole event for a filter of its object: the type, the filtered object, and of
 // an ERROR event's Status object the members that say what went wrong.
