@@ -83,6 +83,16 @@ struct Shared {
     const auto n = static_cast<std::uint32_t>(shards.size());
     shards[shard_of(req.job_key(), n)]->add(encode_request(req));
   }
+  // An informer event's request, as the job's OutOfSync request when that is all processing it
+  // could do (is_plain_sync), so that the queue merges a burst of them into one sync.
+  // job: the cached job when the caller has it at hand.
+  void enqueue_event(const Request& req, JobPtr job = nullptr) {
+    if (!job) job = job_store->get(req.job_key());
+    if (job && is_plain_sync(*job, req)) {
+      return enqueue(job_request(req.namespace_, req.job_name, event::kOutOfSync));
+    }
+    enqueue(req);
+  }
   void wake_timer() {
     std::lock_guard lock(timer_mu);
     timer_cv.notify_all();
@@ -237,7 +247,7 @@ class JobController : public Controller {
       PodEvent ev = classify_pod_add(*pod);
       req->event = ev.event;
       req->exit_code = ev.exit_code;
-      s->enqueue(*req);
+      s->enqueue_event(*req);
     };
     on_pod.on_update = [weak](const ObjectPtr& old_obj, const ObjectPtr& new_obj) {
       auto s = weak.lock();
@@ -254,7 +264,7 @@ class JobController : public Controller {
       PodEvent ev = classify_pod_update(*old_pod, *pod, job.get(), job_pods);
       req->event = ev.event;
       req->exit_code = ev.exit_code;
-      s->enqueue(*req);
+      s->enqueue_event(*req, std::move(job));
     };
     on_pod.on_delete = [weak](const ObjectPtr& obj) {
       auto s = weak.lock();
@@ -265,7 +275,7 @@ class JobController : public Controller {
       PodEvent ev = classify_pod_delete(*pod, true);
       req->event = ev.event;
       req->exit_code = ev.exit_code;
-      s->enqueue(*req);
+      s->enqueue_event(*req);
     };
     shared_->pods->add_event_handler(std::move(on_pod));
 
@@ -275,7 +285,7 @@ class JobController : public Controller {
       auto old_pg = views::as_podgroup_view(old_obj);
       auto pg = views::as_podgroup_view(new_obj);
       if (!s || !old_pg || !pg) return;
-      if (auto req = request_for_podgroup_update(*old_pg, *pg)) s->enqueue(*req);
+      if (auto req = request_for_podgroup_update(*old_pg, *pg)) s->enqueue_event(*req);
     };
     podgroups_->add_event_handler(std::move(on_pg));
 

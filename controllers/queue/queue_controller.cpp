@@ -30,6 +30,7 @@ namespace {
 
 using kube::cache::EventHandler;
 using kube::cache::JsonObject;
+using kube::cache::Object;
 using kube::cache::ObjectPtr;
 using kube::workqueue::QueueOptions;
 using kube::workqueue::RateLimitingQueue;
@@ -183,9 +184,12 @@ class QueueController final : public Controller {
     for (const ObjectPtr& child : queues_->store().by_index(kParentIndex, s.queue.name)) {
       if (const JsonObject* c = as_json(child)) s.children.push_back(queue_info_from_json(c->json));
     }
-    for (const ObjectPtr& obj : podgroups_->store().by_index(kQueueIndex, s.queue.name)) {
-      if (auto pg = views::as_podgroup_view(obj)) s.podgroup_phases.emplace_back(pg->phase);
-    }
+    // Runs on every podgroup change of the queue, over all its podgroups: no copies out.
+    podgroups_->store().for_each_in_index(kQueueIndex, s.queue.name, [&](const Object& obj) {
+      if (const auto* pg = dynamic_cast<const views::PodGroupView*>(&obj)) {
+        s.podgroup_phases.emplace_back(pg->phase);
+      }
+    });
     return s;
   }
 

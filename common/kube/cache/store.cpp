@@ -145,6 +145,15 @@ std::vector<ObjectPtr> Store::by_index(const std::string& index, const std::stri
   return {bucket->second.begin(), bucket->second.end()};
 }
 
+void Store::for_each_in_index(const std::string& index, const std::string& value,
+                              const std::function<void(const Object&)>& visit) const {
+  std::shared_lock lock(mu_);
+  const Index& idx = index_locked(index);
+  auto bucket = idx.buckets.find(value);
+  if (bucket == idx.buckets.end()) return;
+  for (const ObjectPtr& obj : bucket->second) visit(*obj);
+}
+
 std::vector<std::string> Store::index_values(const std::string& index) const {
   std::shared_lock lock(mu_);
   const Index& idx = index_locked(index);

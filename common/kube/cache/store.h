@@ -59,6 +59,11 @@ class Store {
   // Objects filed under value in the named index. Throws std::invalid_argument for an unknown
   // index (a programming error).
   std::vector<ObjectPtr> by_index(const std::string& index, const std::string& value) const;
+  // Calls visit on each object by_index would return, without copying them out: for hot loops
+  // that only read (a queue counting its podgroups on every change). visit runs under the
+  // store's read lock, so it must not call back into this store or block.
+  void for_each_in_index(const std::string& index, const std::string& value,
+                         const std::function<void(const Object&)>& visit) const;
   // The values of an index that currently have objects.
   std::vector<std::string> index_values(const std::string& index) const;
 

@@ -85,6 +85,26 @@ TEST(Store, NamespaceAndCustomIndexesFollowUpdatesAndDeletes) {
   EXPECT_EQ(values, Keys{"j2"}) << "empty buckets are dropped";
 }
 
+TEST(Store, ForEachInIndexVisitsWhatByIndexReturns) {
+  Store s;
+  ASSERT_TRUE(s.add_indexer("job", by_label("job")));
+  s.upsert(make("a", "p1", "1", {{"job", "j1"}}));
+  s.upsert(make("a", "p2", "1", {{"job", "j1"}}));
+  s.upsert(make("b", "p3", "1", {{"job", "j2"}}));
+  s.upsert(make("a", "p2", "2", {{"job", "j2"}}));  // relabelled: visited under j2 only
+  const auto visited = [&s](const std::string& value) {
+    Keys out;
+    s.for_each_in_index("job", value, [&out](const Object& o) { out.push_back(o.key()); });
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  EXPECT_EQ(visited("j1"), Keys{"a/p1"});
+  EXPECT_EQ(visited("j2"), (Keys{"a/p2", "b/p3"}));
+  EXPECT_EQ(visited("j2"), names(s.by_index("job", "j2")));
+  EXPECT_TRUE(visited("none").empty());
+  EXPECT_THROW(s.for_each_in_index("missing", "x", [](const Object&) {}), std::invalid_argument);
+}
+
 TEST(Store, ReplaceReportsAddsUpdatesAndDeletes) {
   Store s;
   ASSERT_TRUE(s.add_indexer("job", by_label("job")));

@@ -50,6 +50,19 @@ PolicyDecision apply_policies(const Job& job, const Request& req) {
   return sync;
 }
 
+bool is_plain_sync(const Job& job, const Request& req) {
+  if (!req.action.empty()) return false;
+  const auto has_timeout = [](const std::vector<LifecyclePolicy>& policies) {
+    return std::any_of(policies.begin(), policies.end(),
+                       [](const LifecyclePolicy& p) { return p.timeout.has_value(); });
+  };
+  if (has_timeout(job.spec.policies)) return false;
+  for (const TaskSpec& task : job.spec.tasks) {
+    if (has_timeout(task.policies)) return false;
+  }
+  return apply_policies(job, req) == PolicyDecision{action::kSyncJob, {}};
+}
+
 bool is_internal_event(std::string_view event) {
   return event == event::kOutOfSync || event == event::kCommandIssued ||
          event == event::kPodRunning;

@@ -218,5 +218,40 @@ TEST(PolicyHelpers, ActionTypes) {
   }
 }
 
+TEST(IsPlainSync, PodEventsThatOnlySyncMergeIntoTheJobsOutOfSyncRequest) {
+  // No policy applies: every pod event is a plain sync, so a burst of them can be one.
+  Job job = job_with({on_events({"PodEvicted"}, "RestartJob")});
+  for (const char* e : {"OutOfSync", "PodPending", "PodRunning", "PodFailed", "TaskCompleted"}) {
+    EXPECT_TRUE(is_plain_sync(job, pod_request(e))) << e;
+  }
+  Request pg;  // a PodGroup phase change
+  pg.namespace_ = "ns";
+  pg.job_name = "j";
+  EXPECT_TRUE(is_plain_sync(job, pg));
+}
+
+TEST(IsPlainSync, RequestsThatMayRunAnActionStayAsTheyAre) {
+  Job job = job_with({on_events({"PodEvicted"}, "RestartJob")},
+                     {on_exit_code(3, "AbortJob"), on_events({"TaskCompleted"}, "CompleteJob")});
+  EXPECT_FALSE(is_plain_sync(job, pod_request("PodEvicted")));
+  EXPECT_FALSE(is_plain_sync(job, pod_request("PodFailed", 3)));
+  EXPECT_FALSE(is_plain_sync(job, pod_request("TaskCompleted")));
+  EXPECT_TRUE(is_plain_sync(job, pod_request("PodFailed", 1)));
+  Request command = pod_request("CommandIssued");
+  command.action = "AbortJob";
+  EXPECT_FALSE(is_plain_sync(job, command)) << "a command carries its action";
+}
+
+TEST(IsPlainSync, NoMergingWhileTheJobHasAPolicyWithATimeout) {
+  // A timeout policy may register a delayed action that a later pod event of the same pod must
+  // cancel (PodRunning after PodFailed), so even internal events keep their pod.
+  for (const Job& job :
+       {job_with({on_events({"PodFailed"}, "RestartJob", milliseconds{5000})}),
+        job_with({}, {on_events({"PodPending"}, "RestartTask", milliseconds{60000})})}) {
+    EXPECT_FALSE(is_plain_sync(job, pod_request("PodRunning")));
+    EXPECT_FALSE(is_plain_sync(job, pod_request("OutOfSync")));
+  }
+}
+
 }  // namespace
 }  // namespace vc::controllers::job
