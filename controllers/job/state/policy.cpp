@@ -52,6 +52,9 @@ PolicyDecision apply_policies(const Job& job, const Request& req) {
 
 bool is_plain_sync(const Job& job, const Request& req) {
   if (!req.action.empty()) return false;
+  // A pod of another job with this name: the cache may still hold the job the pod does not
+  // belong to, whose policies say nothing about what the pod's own job will do with it.
+  if (!req.job_uid.empty() && req.job_uid != job.uid) return false;
   const auto has_timeout = [](const std::vector<LifecyclePolicy>& policies) {
     return std::any_of(policies.begin(), policies.end(),
                        [](const LifecyclePolicy& p) { return p.timeout.has_value(); });

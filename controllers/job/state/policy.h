@@ -28,13 +28,13 @@ struct PolicyDecision {
 PolicyDecision apply_policies(const Job& job, const Request& req);
 
 // True when processing req can only do what the job's own OutOfSync request does: a plain sync
-// of the latest cached state. That holds when req carries no command action, resolves to
-// SyncJob with no delay, and the job has no policy with a timeout: only such policies register
-// delayed actions, so there is none a pod event could cancel (§3.4). Lifecycle policies cannot
-// change on a live job (the webhook refuses it), so the answer at enqueue time stands when the
-// request is processed. The handlers enqueue such requests as the job's OutOfSync request,
-// which lets the work queue merge a burst of pod events (a job's pods created, bound or started
-// together) into one sync instead of one per pod.
+// of the latest cached state. That holds when req carries no command action, comes from a pod
+// of this very job (or from no pod), resolves to SyncJob with no delay, and the job has no policy
+// with a timeout: only such policies register delayed actions, so there is none a pod event
+// could cancel (§3.4). Lifecycle policies cannot change on a live job (the webhook refuses it),
+// so the answer at enqueue time stands when the request is processed. The handlers enqueue such
+// requests as the job's OutOfSync request, which lets the work queue merge a burst of pod events (a
+// job's pods created, bound or started together) into one sync instead of one per pod.
 bool is_plain_sync(const Job& job, const Request& req);
 
 // OutOfSync, CommandIssued, PodRunning: never matched against policies.

@@ -240,6 +240,13 @@ TEST(IsPlainSync, RequestsThatMayRunAnActionStayAsTheyAre) {
   Request command = pod_request("CommandIssued");
   command.action = "AbortJob";
   EXPECT_FALSE(is_plain_sync(job, command)) << "a command carries its action";
+  // The cache may still hold an earlier job of this name: its policies do not speak for the
+  // pod's own job, which may act on the event.
+  Request other_job = pod_request("PodEvicted");
+  other_job.job_uid = "newer-job-uid";
+  EXPECT_FALSE(is_plain_sync(job, other_job));
+  other_job.event = "PodRunning";
+  EXPECT_FALSE(is_plain_sync(job, other_job));
 }
 
 TEST(IsPlainSync, NoMergingWhileTheJobHasAPolicyWithATimeout) {
