@@ -137,21 +137,26 @@ const Store::Index& Store::index_locked(const std::string& name) const {
   return it->second;
 }
 
+const Store::Bucket* Store::bucket_locked(const std::string& index,
+                                          const std::string& value) const {
+  const Index& idx = index_locked(index);
+  auto it = idx.buckets.find(value);
+  return it == idx.buckets.end() ? nullptr : &it->second;
+}
+
 std::vector<ObjectPtr> Store::by_index(const std::string& index, const std::string& value) const {
   std::shared_lock lock(mu_);
-  const Index& idx = index_locked(index);
-  auto bucket = idx.buckets.find(value);
-  if (bucket == idx.buckets.end()) return {};
-  return {bucket->second.begin(), bucket->second.end()};
+  const Bucket* bucket = bucket_locked(index, value);
+  if (bucket == nullptr) return {};
+  return {bucket->begin(), bucket->end()};
 }
 
 void Store::for_each_in_index(const std::string& index, const std::string& value,
                               const std::function<void(const Object&)>& visit) const {
   std::shared_lock lock(mu_);
-  const Index& idx = index_locked(index);
-  auto bucket = idx.buckets.find(value);
-  if (bucket == idx.buckets.end()) return;
-  for (const ObjectPtr& obj : bucket->second) visit(*obj);
+  const Bucket* bucket = bucket_locked(index, value);
+  if (bucket == nullptr) return;
+  for (const ObjectPtr& obj : *bucket) visit(*obj);
 }
 
 std::vector<std::string> Store::index_values(const std::string& index) const {

@@ -78,6 +78,8 @@ class Store {
   void unfile_locked(const ObjectPtr& obj);
   ObjectPtr upsert_locked(std::string key, ObjectPtr obj);
   const Index& index_locked(const std::string& name) const;
+  // The objects filed under value in the named index; null when there are none.
+  const Bucket* bucket_locked(const std::string& index, const std::string& value) const;
 
   mutable std::shared_mutex mu_;
   // Invariant: every object in items_ is filed in every index under exactly the values its index
