@@ -188,7 +188,7 @@ struct Client::Impl {
     const auto body_deadline =
         o.timeout_seconds > 0 ? now + std::chrono::seconds(o.timeout_seconds) + options.watch_grace
                               : Clock::time_point::max();
-    WatchDecoder decoder(o.object_filter.get());
+    WatchDecoder decoder(o.object_filter.get(), &o.known_version);
     Status decode_status = ok_status();
     bool got_body = false;  // a 2xx head arrived: later failures are not the request's status
     Status st = transport.stream(

@@ -36,6 +36,23 @@ struct ListOptions {
   std::string resource_version_match;  // "", "NotOlderThan" or "Exact"
 };
 
+struct WatchEvent {
+  enum class Type { Added, Modified, Deleted, Bookmark, Error };
+  Type type = Type::Added;
+  json object;  // the object; for Error, a metav1.Status
+  // Set when WatchOptions::known_version said the caller holds this version: object then has
+  // only metadata.namespace, metadata.name and metadata.resourceVersion.
+  bool head_only = false;
+};
+
+// What identifies the object of an Added or Modified watch event, read before it is built.
+struct WatchEventHead {
+  WatchEvent::Type type = WatchEvent::Type::Added;
+  std::string_view namespace_;
+  std::string_view name;
+  std::string_view resource_version;
+};
+
 struct WatchOptions {
   std::string label_selector;
   std::string field_selector;
@@ -45,12 +62,10 @@ struct WatchOptions {
   // The members of each event's object to build (an ERROR event's Status is always whole
   // enough to read). Null = all of it but metadata.managedFields.
   std::shared_ptr<const fastjson::MemberFilter> object_filter;
-};
-
-struct WatchEvent {
-  enum class Type { Added, Modified, Deleted, Bookmark, Error };
-  Type type = Type::Added;
-  json object;  // the object; for Error, a metav1.Status
+  // Optional. Asked with the head of each Added and Modified event before its object is built;
+  // true means the caller already holds that object at exactly that version (from the reply to
+  // its own write), and the event arrives head_only, without the cost of building it.
+  std::function<bool(const WatchEventHead&)> known_version;
 };
 
 enum class PatchType {

@@ -26,7 +26,9 @@ fastjson::MemberFilter watch_event_filter(const fastjson::MemberFilter& object_f
   return f;
 }
 
-WatchDecoder::WatchDecoder(const fastjson::MemberFilter* object_filter) {
+WatchDecoder::WatchDecoder(const fastjson::MemberFilter* object_filter,
+                           const std::function<bool(const WatchEventHead&)>* known_version)
+    : known_version_(known_version && *known_version ? known_version : nullptr) {
   if (object_filter && !object_filter->keeps_all())
     event_filter_ = watch_event_filter(*object_filter);
 }
@@ -62,8 +64,53 @@ Result<WatchEvent> decode_watch_event(std::string_view frame,
   return ev;
 }
 
+bool WatchDecoder::decode_known_head(std::string_view frame, WatchEvent& out) const {
+  // Skimming the event for four strings costs a fraction of building it: nothing else is
+  // allocated. A frame that does not skim cleanly is left to the full decode to report.
+  static const auto head_filter =
+      fastjson::MemberFilter::only({"type", "object.metadata.namespace", "object.metadata.name",
+                                    "object.metadata.resourceVersion"});
+  json head = fastjson::parse_or_discarded(frame, head_filter, "managedFields");
+  if (head.is_discarded() || !head.is_object()) return false;
+  const auto type = head.find("type");
+  if (type == head.end() || !type->is_string()) return false;
+  WatchEventHead h;
+  if (*type == "ADDED") {
+    h.type = WatchEvent::Type::Added;
+  } else if (*type == "MODIFIED") {
+    h.type = WatchEvent::Type::Modified;
+  } else {
+    return false;
+  }
+  const auto object = head.find("object");
+  if (object == head.end() || !object->is_object()) return false;
+  const auto meta = object->find("metadata");
+  if (meta == object->end() || !meta->is_object()) return false;
+  auto text = [&](const char* key) -> std::string_view {
+    auto it = meta->find(key);
+    return it != meta->end() && it->is_string()
+               ? std::string_view(it->get_ref<const std::string&>())
+               : std::string_view();
+  };
+  h.namespace_ = text("namespace");
+  h.name = text("name");
+  h.resource_version = text("resourceVersion");
+  if (h.name.empty() || h.resource_version.empty() || !(*known_version_)(h)) return false;
+  out.type = h.type;
+  out.head_only = true;
+  out.object = std::move(*object);
+  return true;
+}
+
 Status WatchDecoder::emit(std::string_view frame,
                           const std::function<void(WatchEvent&&)>& on_event) {
+  if (known_version_) {
+    WatchEvent known;
+    if (decode_known_head(frame, known)) {
+      on_event(std::move(known));
+      return ok_status();
+    }
+  }
   auto ev = decode_watch_event(frame, event_filter_);
   if (!ev) return ev.error();
   on_event(std::move(ev).value());

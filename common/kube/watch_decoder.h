@@ -21,7 +21,10 @@ class WatchDecoder {
  public:
   // object_filter: the members of each event's object to build (see WatchOptions); null = all
   // but metadata.managedFields. Not owned; must outlive the decoder.
-  explicit WatchDecoder(const fastjson::MemberFilter* object_filter = nullptr);
+  // known_version: see WatchOptions::known_version; null or empty = build every event. Not
+  // owned; must outlive the decoder.
+  explicit WatchDecoder(const fastjson::MemberFilter* object_filter = nullptr,
+                        const std::function<bool(const WatchEventHead&)>* known_version = nullptr);
 
   // Feeds the next bytes and calls on_event for each complete event in order. Returns an error
   // (and stops) on bytes that are not a JSON object or an event that cannot be decoded.
@@ -33,7 +36,12 @@ class WatchDecoder {
  private:
   Status emit(std::string_view frame, const std::function<void(WatchEvent&&)>& on_event);
 
+  // The event's type and its object's namespace, name and resourceVersion, as a head_only event
+  // if known_version_ says so. False (and out untouched) when the event is to be built whole.
+  bool decode_known_head(std::string_view frame, WatchEvent& out) const;
+
   fastjson::MemberFilter event_filter_;  // from object_filter; by default keeps everything
+  const std::function<bool(const WatchEventHead&)>* known_version_ = nullptr;
   std::string pending_;  // bytes of the event in progress that arrived in earlier chunks
   int depth_ = 0;        // nesting depth of the event in progress; 0 between events
   bool in_string_ = false;

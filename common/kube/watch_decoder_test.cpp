@@ -120,6 +120,59 @@ TEST(WatchDecoder, AnObjectFilterBuildsOnlyItsMembersButKeepsStatusErrors) {
   EXPECT_EQ(events[0].object, json::parse(R"({"metadata":{"name":"b"},"x":1})"));
 }
 
+// known_version sees the head of Added and Modified events only; when it answers true the event
+// comes head_only, with nothing of the object but its namespace, name and resourceVersion.
+TEST(WatchDecoder, AKnownVersionIsDeliveredHeadOnly) {
+  std::vector<std::string> asked;
+  std::function<bool(const WatchEventHead&)> known = [&](const WatchEventHead& h) {
+    asked.push_back(std::string(h.type == WatchEvent::Type::Added ? "ADDED" : "MODIFIED") + " " +
+                    std::string(h.namespace_) + "/" + std::string(h.name) + "@" +
+                    std::string(h.resource_version));
+    return h.resource_version == "5";
+  };
+  WatchDecoder decoder(nullptr, &known);
+  std::vector<WatchEvent> events;
+  auto on_event = [&](WatchEvent&& ev) { events.push_back(std::move(ev)); };
+  auto event = [](const std::string& type, const std::string& rv) {
+    return json{{"type", type},
+                {"object",
+                 {{"metadata",
+                   {{"managedFields", {{"big", 1}}},
+                    {"name", "j"},
+                    {"namespace", "ns"},
+                    {"resourceVersion", rv}}},
+                  {"spec", {{"x", 1}}}}}}
+        .dump();
+  };
+  ASSERT_TRUE(decoder
+                  .feed(event("MODIFIED", "5") + event("MODIFIED", "6") + event("ADDED", "5") +
+                            event("DELETED", "5") +
+                            R"({"type":"BOOKMARK","object":{"metadata":)"
+                            R"({"resourceVersion":"5"}}})",
+                        on_event)
+                  .ok());
+  EXPECT_EQ(asked,
+            (std::vector<std::string>{"MODIFIED ns/j@5", "MODIFIED ns/j@6", "ADDED ns/j@5"}));
+  ASSERT_EQ(events.size(), 5u);
+  EXPECT_TRUE(events[0].head_only);
+  EXPECT_EQ(events[0].type, WatchEvent::Type::Modified);
+  EXPECT_EQ(events[0].object,
+            json::parse(R"({"metadata":{"name":"j","namespace":"ns","resourceVersion":"5"}})"));
+  EXPECT_FALSE(events[1].head_only);
+  EXPECT_EQ(events[1].object["spec"]["x"], 1) << "an unknown version is built whole";
+  EXPECT_TRUE(events[2].head_only);
+  EXPECT_EQ(events[2].type, WatchEvent::Type::Added);
+  EXPECT_FALSE(events[3].head_only) << "a deletion is never skipped";
+  EXPECT_EQ(events[3].type, WatchEvent::Type::Deleted);
+  EXPECT_EQ(events[4].type, WatchEvent::Type::Bookmark);
+
+  // A frame the skim cannot read is left to the full decode, which reports it.
+  events.clear();
+  WatchDecoder strict(nullptr, &known);
+  EXPECT_FALSE(strict.feed(R"({"type":"MODIFIED","object":{"metadata":[1,]}})", on_event).ok());
+  EXPECT_TRUE(events.empty());
+}
+
 TEST(WatchDecoder, GarbageIsAnError) {
   WatchDecoder decoder;
   int events = 0;

@@ -156,7 +156,8 @@ class JobController : public Controller {
     if (ctx.options.queue_command_sync) {
       commands_ = ctx.informers.informer(kube::resources::commands);
     }
-    shared_->job_store = std::make_unique<JobStore>(shared_->jobs->store());
+    shared_->job_store =
+        std::make_unique<JobStore>(shared_->jobs->store(), &shared_->jobs->written());
     syncer_ = std::make_unique<JobSyncer>(
         ctx.client, ctx.recorder,
         SyncerCaches{shared_->pods->store(), podgroups_->store(), queues_->store(), pvcs_->store(),

@@ -38,6 +38,7 @@ JobPtr JobStore::get(const std::string& key) const {
 
 void JobStore::record_write(JobPtr written) {
   if (!written) return;
+  if (written_) written_->offer(written);
   const std::string key = written->key();
   std::lock_guard lock(mu_);
   auto& slot = overlay_[key];

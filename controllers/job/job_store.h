@@ -14,13 +14,18 @@
 #include <unordered_map>
 
 #include "common/kube/cache/store.h"
+#include "common/kube/cache/written_objects.h"
 #include "controllers/job/model/job.h"
 
 namespace vc::controllers::job {
 
 class JobStore {
  public:
-  explicit JobStore(const kube::cache::Store& informer_store) : store_(informer_store) {}
+  // written (optional, not owned): the informer's; each recorded write is offered to it, so the
+  // watch event of that version is not decoded again.
+  explicit JobStore(const kube::cache::Store& informer_store,
+                    kube::cache::WrittenObjects* written = nullptr)
+      : store_(informer_store), written_(written) {}
 
   // The newest known version of the job "ns/name", or null when the informer does not have it
   // (deleted, or not yet seen: a job we never saw is not ours to act on).
@@ -33,6 +38,7 @@ class JobStore {
 
  private:
   const kube::cache::Store& store_;
+  kube::cache::WrittenObjects* const written_;
   mutable std::mutex mu_;
   mutable std::unordered_map<std::string, JobPtr> overlay_;
 };

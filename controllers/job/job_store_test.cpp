@@ -28,6 +28,15 @@ TEST(JobStoreTest, OurNewerWriteWinsUntilTheInformerCatchesUp) {
   EXPECT_EQ(jobs.overlay_size(), 0u) << "caught-up overlay entry must be dropped";
 }
 
+TEST(JobStoreTest, EveryRecordedWriteIsOfferedToTheInformer) {
+  kube::cache::Store informer;
+  kube::cache::WrittenObjects written;
+  JobStore jobs(informer, &written);
+  auto job = make_job("u1", "12", "Running");
+  jobs.record_write(job);
+  EXPECT_EQ(written.take("ns/job", "12"), job) << "the watch event of version 12 reuses it";
+}
+
 TEST(JobStoreTest, InformerDecidesExistenceAndIdentity) {
   kube::cache::Store informer;
   JobStore jobs(informer);

@@ -11,8 +11,9 @@ namespace vc::kube::cache {
 
 namespace {
 
-ReflectorOptions reflector_options(const InformerOptions& o) {
+ReflectorOptions reflector_options(const InformerOptions& o, WrittenObjects* written) {
   ReflectorOptions r;
+  r.written = written;
   r.namespace_ = o.namespace_;
   r.label_selector = o.label_selector;
   r.field_selector = o.field_selector;
@@ -29,7 +30,7 @@ ReflectorOptions reflector_options(const InformerOptions& o) {
 Informer::Informer(Client& client, const Resource& resource, InformerOptions options)
     : resource_(resource),
       options_(std::move(options)),
-      reflector_(client, resource_, reflector_options(options_), *this) {}
+      reflector_(client, resource_, reflector_options(options_, &written_), *this) {}
 
 Informer::~Informer() {
   stop();

@@ -49,6 +49,7 @@
 #include "common/kube/cache/object.h"
 #include "common/kube/cache/reflector.h"
 #include "common/kube/cache/store.h"
+#include "common/kube/cache/written_objects.h"
 #include "common/kube/client.h"
 
 namespace vc::kube::cache {
@@ -101,6 +102,9 @@ class Informer : private ReflectorSink {
                              std::chrono::steady_clock::time_point deadline) const;
 
   const Store& store() const { return store_; }
+  // Where a writer offers the objects it wrote, so that their watch events are not decoded again
+  // (see WrittenObjects). Thread-safe.
+  WrittenObjects& written() { return written_; }
   const Resource& resource() const { return resource_; }
   const InformerOptions& options() const { return options_; }
   std::string last_resource_version() const { return reflector_.last_resource_version(); }
@@ -134,6 +138,7 @@ class Informer : private ReflectorSink {
   const Resource resource_;
   const InformerOptions options_;
   Store store_;
+  WrittenObjects written_;  // before reflector_, which points at it
   Reflector reflector_;
 
   // Held while a change is applied to the store and queued for the handlers, while a late

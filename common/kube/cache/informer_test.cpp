@@ -438,6 +438,60 @@ TEST_F(InformerTest, WaitForCacheSyncGivesUpAtTheDeadlineOrOnStop) {
   EXPECT_GE(pods_.list_continues().size(), 2u) << "a failed list is retried";
 }
 
+// Offers ns/<name> at resource_version as if this process had just written it.
+ObjectPtr offer_written(Informer& informer, const std::string& name, const std::string& rv) {
+  auto written = std::make_shared<JsonObject>();
+  written->namespace_ = "ns";
+  written->name = name;
+  written->resource_version = rv;
+  written->json = {{"offered", true}};
+  informer.written().offer(written);
+  return written;
+}
+
+// An object offered as written stands for the watch event of exactly its version: the store
+// then holds the offered object itself. Any other version is decoded as usual.
+TEST_F(InformerTest, WatchEventOfAnOfferedVersionTakesTheOfferedObject) {
+  pods_.add_list_version({pod("ns", "a", 1), pod("ns", "b", 1)}, 10);
+  auto informer = make();
+  start_synced(*informer);
+  auto watch = pods_.next_watch();
+  ASSERT_TRUE(watch);
+
+  const ObjectPtr written = offer_written(*informer, "a", "11");
+  offer_written(*informer, "b", "99");  // a version the watch never delivers
+
+  watch->write_event("MODIFIED", pod("ns", "a", 11));
+  watch->write_event("MODIFIED", pod("ns", "b", 12));
+  EXPECT_EQ(recorder_.wait_for(4),
+            (Events{"add ns/a@1", "add ns/b@1", "update ns/a@1->11", "update ns/b@1->12"}));
+  EXPECT_EQ(informer->store().get("ns/a"), written) << "the offered object itself is cached";
+  auto b = std::dynamic_pointer_cast<const JsonObject>(informer->store().get("ns/b"));
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->json["metadata"]["resourceVersion"], "12") << "decoded from the event";
+  EXPECT_EQ(informer->written().size(), 1u) << "ns/a was taken, ns/b still waits";
+
+  watch->write_event("DELETED", pod("ns", "b", 13));
+  recorder_.wait_for(5);
+  EXPECT_EQ(informer->written().size(), 0u) << "a deletion drops the offer";
+  EXPECT_TRUE(eventually([&] { return informer->last_resource_version() == "13"; }))
+      << informer->last_resource_version();
+}
+
+TEST_F(InformerTest, RelistDropsOffersTheWatchNoLongerDelivers) {
+  pods_.add_list_version({pod("ns", "a", 1)}, 10);
+  pods_.add_list_version({pod("ns", "a", 20)}, 30);
+  auto informer = make();
+  start_synced(*informer);
+  auto watch = pods_.next_watch();
+  ASSERT_TRUE(watch);
+  offer_written(*informer, "a", "15");
+  watch->write_event("ERROR", gone_status());
+  EXPECT_EQ(recorder_.wait_for(2), (Events{"add ns/a@1", "update ns/a@1->20"}));
+  EXPECT_TRUE(eventually([&] { return informer->written().size() == 0; }))
+      << informer->written().size();
+}
+
 TEST_F(InformerTest, IndexerAfterStartThrows) {
   pods_.add_list_version({}, 10);
   auto informer = make();

@@ -140,6 +140,9 @@ Status Reflector::list_and_replace(std::stop_token stop) {
   // finds last_resource_version() at or past it.
   set_resource_version(rv);
   sink_.replace(std::move(objects), rv);
+  // The list holds every version written before it; those the watch would have delivered are
+  // not coming any more.
+  if (options_.written) options_.written->clear();
   return ok_status();
 }
 
@@ -150,6 +153,15 @@ Reflector::WatchEnd Reflector::watch(std::stop_token stop) {
   watch_options.resource_version = last_resource_version();
   watch_options.allow_bookmarks = true;
   watch_options.object_filter = options_.transform_reads;
+  // The object of a head_only event, taken from options_.written when the decoder asked.
+  ObjectPtr known;
+  if (options_.written) {
+    watch_options.known_version = [this, &known](const WatchEventHead& head) {
+      if (head.type != WatchEvent::Type::Modified) return false;
+      known = options_.written->take(object_key(head.namespace_, head.name), head.resource_version);
+      return known != nullptr;
+    };
+  }
   const auto min_timeout = static_cast<int>(options_.min_watch_timeout.count());
   watch_options.timeout_seconds =
       std::uniform_int_distribution<int>(min_timeout, 2 * min_timeout)(rng_);
@@ -177,9 +189,15 @@ Reflector::WatchEnd Reflector::watch(std::stop_token stop) {
     if (std::string rv = metadata_string(event.object, "resourceVersion"); !rv.empty()) {
       set_resource_version(std::move(rv));
     }
+    if (event.head_only) {
+      if (known) sink_.apply(event.type, std::move(known));
+      known = nullptr;
+      return;
+    }
     if (event.type == WatchEvent::Type::Deleted) {
       std::string key = object_key(metadata_string(event.object, "namespace"),
                                    metadata_string(event.object, "name"));
+      if (options_.written) options_.written->forget(key);
       if (ObjectPtr obj = transform(std::move(event.object))) {
         sink_.apply(event.type, std::move(obj));
       } else if (!key.empty()) {

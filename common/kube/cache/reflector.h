@@ -28,6 +28,7 @@
 
 #include "common/kube/cache/backoff.h"
 #include "common/kube/cache/object.h"
+#include "common/kube/cache/written_objects.h"
 #include "common/kube/client.h"
 
 namespace vc::kube::cache {
@@ -51,6 +52,9 @@ struct ReflectorOptions {
   TransformFn transform;                                          // null = json_transform
   std::shared_ptr<const fastjson::MemberFilter> transform_reads;  // Transform::reads
   BackoffOptions backoff;
+  // Objects this process wrote (not owned; null = none): a watch event for exactly an offered
+  // version takes the offered object instead of being decoded.
+  WrittenObjects* written = nullptr;
   // A watch that stays up this long is healthy: the backoff starts again from its initial delay.
   std::chrono::milliseconds healthy_after{std::chrono::minutes(2)};
   // Each watch asks the server to end it after a random time in [min, 2*min], so that watches
