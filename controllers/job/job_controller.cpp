@@ -51,6 +51,10 @@ using kube::workqueue::RateLimitingQueue;
 using SteadyClock = std::chrono::steady_clock;
 
 constexpr const char* kName = "job-controller";
+// How long a pod event that can only refresh the job's status waits in the queue, so that the
+// transitions of a gang's pods (created, bound, started) arrive before the one sync that writes
+// them. Kubernetes' Job controller batches pod events the same way (syncJobBatchPeriod, 1 s).
+constexpr std::chrono::milliseconds kPodEventBatch{1000};
 
 // A job-level request (no pod, task or command fields).
 Request job_request(const std::string& ns, const std::string& name, const char* ev) {
@@ -79,17 +83,24 @@ struct Shared {
   std::condition_variable timer_cv;
   bool timer_stop = false;
 
-  void enqueue(const Request& req) {
+  void enqueue(const Request& req, std::chrono::milliseconds delay = {}) {
     const auto n = static_cast<std::uint32_t>(shards.size());
-    shards[shard_of(req.job_key(), n)]->add(encode_request(req));
+    auto& shard = shards[shard_of(req.job_key(), n)];
+    if (delay > std::chrono::milliseconds::zero()) {
+      shard->add_after(encode_request(req), delay);
+    } else {
+      shard->add(encode_request(req));
+    }
   }
   // An informer event's request, as the job's OutOfSync request when that is all processing it
-  // could do (is_plain_sync), so that the queue merges a burst of them into one sync.
+  // could do (is_plain_sync), so that the queue merges a burst of them into one sync. batch: the
+  // plain sync may wait kPodEventBatch (pod events; a PodGroup's admission must not wait).
   // job: the cached job when the caller has it at hand.
-  void enqueue_event(const Request& req, JobPtr job = nullptr) {
+  void enqueue_event(const Request& req, JobPtr job = nullptr, bool batch = false) {
     if (!job) job = job_store->get(req.job_key());
     if (job && is_plain_sync(*job, req)) {
-      return enqueue(job_request(req.namespace_, req.job_name, event::kOutOfSync));
+      return enqueue(job_request(req.namespace_, req.job_name, event::kOutOfSync),
+                     batch ? kPodEventBatch : std::chrono::milliseconds::zero());
     }
     enqueue(req);
   }
@@ -248,7 +259,7 @@ class JobController : public Controller {
       PodEvent ev = classify_pod_add(*pod);
       req->event = ev.event;
       req->exit_code = ev.exit_code;
-      s->enqueue_event(*req);
+      s->enqueue_event(*req, nullptr, true);
     };
     on_pod.on_update = [weak](const ObjectPtr& old_obj, const ObjectPtr& new_obj) {
       auto s = weak.lock();
@@ -265,7 +276,7 @@ class JobController : public Controller {
       PodEvent ev = classify_pod_update(*old_pod, *pod, job.get(), job_pods);
       req->event = ev.event;
       req->exit_code = ev.exit_code;
-      s->enqueue_event(*req, std::move(job));
+      s->enqueue_event(*req, std::move(job), true);
     };
     on_pod.on_delete = [weak](const ObjectPtr& obj) {
       auto s = weak.lock();
@@ -276,7 +287,7 @@ class JobController : public Controller {
       PodEvent ev = classify_pod_delete(*pod, true);
       req->event = ev.event;
       req->exit_code = ev.exit_code;
-      s->enqueue_event(*req);
+      s->enqueue_event(*req, nullptr, true);
     };
     shared_->pods->add_event_handler(std::move(on_pod));
 
