@@ -1,5 +1,6 @@
 #include "common/kube/errors.h"
 
+#include <algorithm>
 #include <charconv>
 #include <string_view>
 
@@ -147,6 +148,11 @@ const char* to_string(ErrorKind kind) {
       return "Other";
   }
   return "Unknown";
+}
+
+bool ApiError::has_cause(std::string_view type) const {
+  return std::any_of(causes.begin(), causes.end(),
+                     [type](const Cause& c) { return c.type == type; });
 }
 
 bool ApiError::retryable() const {

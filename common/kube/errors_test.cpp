@@ -60,6 +60,26 @@ TEST(Errors, InvalidCarriesFieldCauses) {
   EXPECT_NE(d.find("Invalid (422)"), std::string::npos) << d;
 }
 
+TEST(Errors, ANamespaceBeingDeletedIsForbiddenWithItsCause) {
+  nlohmann::json details = {{"causes",
+                             {{{"reason", "NamespaceTerminating"},
+                               {"message", "namespace ns is being terminated"},
+                               {"field", "metadata.namespace"}}}}};
+  auto e = error_from_response(
+      403,
+      status_body(403, "Forbidden",
+                  "pods \"p\" is forbidden: unable to create new content in namespace ns "
+                  "because it is being terminated",
+                  details),
+      "");
+  EXPECT_EQ(e.kind, ErrorKind::Forbidden);
+  EXPECT_TRUE(e.has_cause(kNamespaceTerminatingCause));
+  EXPECT_FALSE(e.has_cause("FieldValueInvalid"));
+  auto rbac = error_from_response(403, status_body(403, "Forbidden", "pods is forbidden"), "");
+  EXPECT_EQ(rbac.kind, ErrorKind::Forbidden);
+  EXPECT_FALSE(rbac.has_cause(kNamespaceTerminatingCause)) << "a plain RBAC denial is not it";
+}
+
 TEST(Errors, TooManyRequestsTakesRetryAfterFromHeaderOverBody) {
   auto e = error_from_response(
       429, status_body(429, "TooManyRequests", "slow down", {{"retryAfterSeconds", 7}}), "3");

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -33,6 +34,10 @@ enum class ErrorKind {
 
 const char* to_string(ErrorKind kind);
 
+// The cause the API server gives when it refuses to create anything in a namespace that is being
+// deleted (403, from its NamespaceLifecycle admission).
+inline constexpr std::string_view kNamespaceTerminatingCause = "NamespaceTerminating";
+
 // One entry of Status.details.causes: which field was wrong and why.
 struct Cause {
   std::string type;
@@ -50,6 +55,8 @@ struct ApiError {
 
   // True for failures where repeating the same request later may succeed.
   bool retryable() const;
+  // Whether Status.details.causes has an entry of this type (its "reason").
+  bool has_cause(std::string_view type) const;
   // "NotFound (404): pods \"x\" not found" — for logs and error messages.
   std::string describe() const;
 };

@@ -447,6 +447,9 @@ std::string JobSyncer::create_pods(const Job& job, const std::vector<PodToCreate
         fastjson::MemberFilter::only({"metadata.creationTimestamp", "status.phase"});
     auto created = client_.create(resources::pods, job.namespace_, pod, kCreatedPodReads);
     if (created.is(ErrorKind::AlreadyExists)) return;
+    // The namespace is being deleted, the job with it: every create will be refused, so this is
+    // no failure to report or retry (Kubernetes' ReplicaSet controller does the same).
+    if (!created.ok() && created.error().has_cause(kube::kNamespaceTerminatingCause)) return;
     std::lock_guard lock(mu);
     if (!created.ok()) {
       errors.push_back("failed to create pod " + pod["metadata"]["name"].get<std::string>() +
