@@ -83,24 +83,21 @@ struct Shared {
   std::condition_variable timer_cv;
   bool timer_stop = false;
 
+  // delay <= 0 queues at once (add_after's own rule).
   void enqueue(const Request& req, std::chrono::milliseconds delay = {}) {
     const auto n = static_cast<std::uint32_t>(shards.size());
-    auto& shard = shards[shard_of(req.job_key(), n)];
-    if (delay > std::chrono::milliseconds::zero()) {
-      shard->add_after(encode_request(req), delay);
-    } else {
-      shard->add(encode_request(req));
-    }
+    shards[shard_of(req.job_key(), n)]->add_after(encode_request(req), delay);
   }
   // An informer event's request, as the job's OutOfSync request when that is all processing it
-  // could do (is_plain_sync), so that the queue merges a burst of them into one sync. batch: the
-  // plain sync may wait kPodEventBatch (pod events; a PodGroup's admission must not wait).
-  // job: the cached job when the caller has it at hand.
-  void enqueue_event(const Request& req, JobPtr job = nullptr, bool batch = false) {
+  // could do (is_plain_sync), so that the queue merges a burst of them into one sync; that plain
+  // sync waits plain_sync_delay (kPodEventBatch for pod events; a PodGroup's admission must not
+  // wait). job: the cached job when the caller has it at hand.
+  void enqueue_event(const Request& req, JobPtr job = nullptr,
+                     std::chrono::milliseconds plain_sync_delay = {}) {
     if (!job) job = job_store->get(req.job_key());
     if (job && is_plain_sync(*job, req)) {
       return enqueue(job_request(req.namespace_, req.job_name, event::kOutOfSync),
-                     batch ? kPodEventBatch : std::chrono::milliseconds::zero());
+                     plain_sync_delay);
     }
     enqueue(req);
   }
@@ -259,7 +256,7 @@ class JobController : public Controller {
       PodEvent ev = classify_pod_add(*pod);
       req->event = ev.event;
       req->exit_code = ev.exit_code;
-      s->enqueue_event(*req, nullptr, true);
+      s->enqueue_event(*req, nullptr, kPodEventBatch);
     };
     on_pod.on_update = [weak](const ObjectPtr& old_obj, const ObjectPtr& new_obj) {
       auto s = weak.lock();
@@ -276,7 +273,7 @@ class JobController : public Controller {
       PodEvent ev = classify_pod_update(*old_pod, *pod, job.get(), job_pods);
       req->event = ev.event;
       req->exit_code = ev.exit_code;
-      s->enqueue_event(*req, std::move(job), true);
+      s->enqueue_event(*req, std::move(job), kPodEventBatch);
     };
     on_pod.on_delete = [weak](const ObjectPtr& obj) {
       auto s = weak.lock();
@@ -287,7 +284,7 @@ class JobController : public Controller {
       PodEvent ev = classify_pod_delete(*pod, true);
       req->event = ev.event;
       req->exit_code = ev.exit_code;
-      s->enqueue_event(*req, nullptr, true);
+      s->enqueue_event(*req, nullptr, kPodEventBatch);
     };
     shared_->pods->add_event_handler(std::move(on_pod));
 
