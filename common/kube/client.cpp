@@ -188,7 +188,7 @@ struct Client::Impl {
     const auto body_deadline =
         o.timeout_seconds > 0 ? now + std::chrono::seconds(o.timeout_seconds) + options.watch_grace
                               : Clock::time_point::max();
-    WatchDecoder decoder(o.object_filter.get(), &o.known_version);
+    WatchDecoder decoder(o.object_filter.get(), &o.known_version, &o.anything_known);
     Status decode_status = ok_status();
     bool got_body = false;  // a 2xx head arrived: later failures are not the request's status
     Status st = transport.stream(
@@ -198,7 +198,8 @@ struct Client::Impl {
           decode_status = decoder.feed(data, on_event);
           return decode_status.ok();
         },
-        stop, body_deadline);
+        stop, body_deadline,
+        StreamPacing{options.watch_read_pause, [&decoder] { return decoder.at_boundary(); }});
     record_request("GET", transport.host(), st.ok() || got_body ? 200 : st.error().http_status);
     if (!decode_status.ok()) return decode_status;
     if (st.ok() && !decoder.at_boundary()) {

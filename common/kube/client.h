@@ -66,6 +66,9 @@ struct WatchOptions {
   // true means the caller already holds that object at exactly that version (from the reply to
   // its own write), and the event arrives head_only, without the cost of building it.
   std::function<bool(const WatchEventHead&)> known_version;
+  // Optional, with known_version. Asked before each event: false means known_version would
+  // answer no to any head now, so the head is not read at all (reading it scans the whole event).
+  std::function<bool()> anything_known;
 };
 
 enum class PatchType {
@@ -106,6 +109,10 @@ struct ClientOptions {
   // A watch with timeout_seconds set is abandoned this long after the server should have ended it
   // (guards against a half-open connection).
   std::chrono::seconds watch_grace{30};
+  // StreamPacing::pause of every watch: after reading all that had arrived, wait this long before
+  // reading again, so a busy watch wakes once per batch of events instead of once per event.
+  // Events arrive up to this much later. 0: read at once.
+  std::chrono::milliseconds watch_read_pause{0};
 };
 
 class Client {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <future>
+#include <memory>
 #include <thread>
 
 #include "common/kube/client.h"
@@ -29,7 +30,13 @@ class EventLog {
   void add(WatchEvent&& ev) {
     std::lock_guard lock(mu_);
     events_.push_back(std::move(ev));
+    times_.push_back(std::chrono::steady_clock::now());
     cv_.notify_all();
+  }
+  // When each event was delivered.
+  std::vector<std::chrono::steady_clock::time_point> times() {
+    std::lock_guard lock(mu_);
+    return times_;
   }
   bool wait_for(std::size_t n, std::chrono::milliseconds timeout) {
     std::unique_lock lock(mu_);
@@ -49,6 +56,7 @@ class EventLog {
   std::mutex mu_;
   std::condition_variable cv_;
   std::vector<WatchEvent> events_;
+  std::vector<std::chrono::steady_clock::time_point> times_;
 };
 
 class WatchTest : public ::testing::Test {
@@ -67,14 +75,38 @@ class WatchTest : public ::testing::Test {
   }
 
   // Starts a watch on another thread, stopped by stop_; its Status arrives through the future.
-  std::shared_future<Status> start(WatchOptions o = {}) {
-    auto f = std::async(std::launch::async, [this, o] {
-               return client_.watch(
+  std::shared_future<Status> start(WatchOptions o = {}) { return start_on(client_, o); }
+  std::shared_future<Status> start_on(Client& client, WatchOptions o = {}) {
+    auto f = std::async(std::launch::async, [this, &client, o] {
+               return client.watch(
                    resources::pods, "ns", o, [this](WatchEvent&& ev) { log_.add(std::move(ev)); },
                    stop_.get_token());
              }).share();
     watches_.push_back(f);
     return f;
+  }
+
+  // A watch on a client whose watches pause `pause` after each read that drained the stream
+  // (ClientOptions::watch_read_pause); returns its server-side stream.
+  std::shared_ptr<ResponseStream> start_paced(std::chrono::milliseconds pause,
+                                              std::shared_future<Status>& done) {
+    paced_ = std::make_unique<Client>(server_.config(), options(pause));
+    done = start_on(*paced_);
+    return next_stream();
+  }
+
+  // start_paced, then event "a" written and delivered (the reader is now pausing); null on
+  // failure.
+  std::shared_ptr<ResponseStream> start_paced_after_a(std::chrono::milliseconds pause,
+                                                      std::shared_future<Status>& done) {
+    auto s = start_paced(pause, done);
+    if (!s) return nullptr;
+    s->write_event("ADDED", pod("a", "1"));
+    if (!log_.wait_for(1, 5s)) {
+      ADD_FAILURE() << "event a was not delivered";
+      return nullptr;
+    }
+    return s;
   }
 
   std::shared_ptr<ResponseStream> next_stream() {
@@ -83,15 +115,17 @@ class WatchTest : public ::testing::Test {
     return s;
   }
 
-  static ClientOptions options() {
+  static ClientOptions options(std::chrono::milliseconds watch_read_pause = {}) {
     ClientOptions o;
     o.qps = 0;
+    o.watch_read_pause = watch_read_pause;
     return o;
   }
 
   FakeApiServer server_;
   StreamQueue streams_;
   Client client_{server_.config(), options()};
+  std::unique_ptr<Client> paced_;  // start_paced's; its watches end in TearDown
   EventLog log_;
   std::stop_source stop_;
   std::vector<std::shared_future<Status>> watches_;
@@ -243,6 +277,50 @@ TEST_F(WatchTest, StopBeforeTheResponseHeadArrivesCancelsToo) {
   ASSERT_TRUE(server_.wait_for_requests(1, 5s));
   stop_.request_stop();
   ASSERT_EQ(done.wait_for(2s), std::future_status::ready);
+  EXPECT_TRUE(done.get().is(ErrorKind::Cancelled));
+}
+
+TEST_F(WatchTest, APausedWatchReadsWhatArrivedDuringThePauseAtOnce) {
+  std::shared_future<Status> done;
+  auto s = start_paced_after_a(1000ms, done);
+  ASSERT_TRUE(s);
+  // Both arrive while the reader pauses after "a"; "c" waits in the socket behind "b".
+  s->write_event("ADDED", pod("b", "2"));
+  std::this_thread::sleep_for(50ms);
+  s->write_event("ADDED", pod("c", "3"));
+  ASSERT_TRUE(log_.wait_for(3, 5s)) << log_.names().size() << " events";
+  s->close();
+  ASSERT_EQ(done.wait_for(10s), std::future_status::ready);
+  EXPECT_TRUE(done.get().ok());
+  EXPECT_EQ(log_.names(), (std::vector<std::string>{"a", "b", "c"}));
+  const auto t = log_.times();
+  EXPECT_GE(t[1] - t[0], 800ms) << "no pause after the first event";
+  EXPECT_LT(t[2] - t[1], 500ms) << "paused again with an event waiting in the socket";
+}
+
+TEST_F(WatchTest, APausedWatchNeverPausesInsideAnEvent) {
+  std::shared_future<Status> done;
+  auto s = start_paced(5000ms, done);
+  ASSERT_TRUE(s);
+  const std::string text = json{{"type", "ADDED"}, {"object", pod("a", "1")}}.dump() + "\n";
+  s->write_chunk(text.substr(0, 20));
+  std::this_thread::sleep_for(100ms);
+  const auto rest_sent = std::chrono::steady_clock::now();
+  s->write_chunk(text.substr(20));
+  ASSERT_TRUE(log_.wait_for(1, 10s));
+  EXPECT_LT(log_.times()[0] - rest_sent, 2s) << "paused with half an event read";
+  EXPECT_EQ(log_.names(), (std::vector<std::string>{"a"}));
+}
+
+TEST_F(WatchTest, StopDuringAPauseCancelsPromptly) {
+  std::shared_future<Status> done;
+  auto s = start_paced_after_a(10000ms, done);
+  ASSERT_TRUE(s);
+  std::this_thread::sleep_for(50ms);  // into the pause
+  const auto t0 = std::chrono::steady_clock::now();
+  stop_.request_stop();
+  ASSERT_EQ(done.wait_for(3s), std::future_status::ready) << "the pause outlived the stop";
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 2s);
   EXPECT_TRUE(done.get().is(ErrorKind::Cancelled));
 }
 

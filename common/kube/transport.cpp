@@ -13,6 +13,7 @@
 #include <poll.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <mutex>
 #include <optional>
 #include <variant>
@@ -92,6 +93,20 @@ struct Connection {
     if (tls && SSL_pending(stream.native_handle()) > 0) return false;
     pollfd pfd{tcp().socket().native_handle(), POLLIN, 0};
     return ::poll(&pfd, 1, 0) == 0;
+  }
+
+  // Whether nothing received is waiting to be read: not in Beast's buffer, not in the TLS
+  // layer, not in the socket. (A TLS read returns one record, and the API server writes each
+  // watch event as its own record, so an empty buffer alone says nothing about the socket.)
+  // Beast keeps the CRLF that ends a chunk until the next chunk's size line arrives: that is not
+  // data waiting.
+  bool drained() {
+    const std::string_view held(static_cast<const char*>(buffer.data().data()), buffer.size());
+    if (held.find_first_not_of("\r\n") != std::string_view::npos || held.size() > 2) return false;
+    if (tls && SSL_pending(stream.native_handle()) > 0) return false;
+    beast::error_code ec;
+    const std::size_t waiting = tcp().socket().available(ec);
+    return !ec && waiting == 0;
   }
 
   asio::io_context ioc{1};
@@ -347,8 +362,8 @@ struct Transport::Impl {
 
   Status read_stream(Connection& c, const HttpRequest& rq,
                      const std::function<bool(std::string_view)>& on_data,
-                     const std::stop_token& stop, Clock::time_point body_deadline, bool reused,
-                     bool& keep_alive, bool& stale) {
+                     const std::stop_token& stop, Clock::time_point body_deadline,
+                     const StreamPacing& pacing, bool reused, bool& keep_alive, bool& stale) {
     http::response_parser<http::buffer_body> parser;
     parser.body_limit(boost::none);
     parser.header_limit(kHeaderLimit);
@@ -394,13 +409,28 @@ struct Transport::Impl {
                                ": stream abandoned by its reader");
       }
       if (ec) return failure(rq, "read body", ec, stop);
+      // Everything that arrived is read (our buffer was not simply full, nothing waits anywhere)
+      // and the reader is between messages: let the next events pile up in the socket.
+      if (pacing.pause.count() > 0 && n < buf.size() && !parser.is_done() &&
+          (!pacing.at_boundary || pacing.at_boundary()) && c.drained()) {
+        pause(pacing.pause, stop);
+      }
     }
     keep_alive = parser.get().keep_alive();
     return ok_status();
   }
 
+  // Sleeps for d, or less when stop is requested.
+  static void pause(std::chrono::milliseconds d, const std::stop_token& stop) {
+    std::mutex m;
+    std::condition_variable_any cv;
+    std::unique_lock lock(m);
+    cv.wait_for(lock, stop, d, [] { return false; });
+  }
+
   Status stream(const HttpRequest& rq, const std::function<bool(std::string_view)>& on_data,
-                const std::stop_token& stop, Clock::time_point body_deadline) {
+                const std::stop_token& stop, Clock::time_point body_deadline,
+                const StreamPacing& pacing) {
     // Like send(): a watch that found its pooled connection dead starts once more on a fresh one.
     for (int attempt = 0;; ++attempt) {
       if (stop.stop_requested()) return cancelled_error(std::string(rq.method) + " cancelled");
@@ -415,7 +445,8 @@ struct Transport::Impl {
           result = std::move(f->error);
           stale = f->stale_connection;
         } else {
-          result = read_stream(*conn, rq, on_data, stop, body_deadline, reused, keep_alive, stale);
+          result = read_stream(*conn, rq, on_data, stop, body_deadline, pacing, reused, keep_alive,
+                               stale);
         }
       }
       if (stale && attempt == 0) continue;
@@ -448,8 +479,9 @@ Result<HttpResponse> Transport::send(const HttpRequest& request, std::stop_token
 
 Status Transport::stream(const HttpRequest& request,
                          const std::function<bool(std::string_view)>& on_data, std::stop_token stop,
-                         std::chrono::steady_clock::time_point body_deadline) {
-  return impl_->stream(request, on_data, stop, body_deadline);
+                         std::chrono::steady_clock::time_point body_deadline,
+                         const StreamPacing& pacing) {
+  return impl_->stream(request, on_data, stop, body_deadline, pacing);
 }
 
 const std::string& Transport::host() const {

@@ -44,6 +44,19 @@ struct HttpResponse {
   std::string retry_after;  // the Retry-After header, "" when absent
 };
 
+// How Transport::stream reads a long-lived body (a watch).
+struct StreamPacing {
+  // After a read that left nothing buffered, wait this long before reading again, so that the
+  // events arriving meanwhile are read with one wake-up and one read instead of one each (on a
+  // busy pod watch the per-event epoll wait, read and thread switch cost more than decoding the
+  // event). 0: read again at once. It delays the events of a quiet stream by at most this much;
+  // a stream with data waiting is read at once, so throughput is never capped.
+  std::chrono::milliseconds pause{0};
+  // Asked before pausing: false while the reader holds part of a message, which is then read
+  // on without a pause. Empty: always at a boundary.
+  std::function<bool()> at_boundary;
+};
+
 class Transport {
  public:
   // Throws ConfigError when the server URL or the TLS material in config is unusable.
@@ -63,10 +76,12 @@ class Transport {
   // status is read whole and returned decoded by error_from_response. request.deadline bounds
   // the wait for the response head; body_deadline bounds the whole stream. A stop request closes
   // the connection promptly and returns ErrorKind::Cancelled.
+  // pacing: see StreamPacing; by default every read follows the previous one at once.
   Status stream(const HttpRequest& request, const std::function<bool(std::string_view)>& on_data,
                 std::stop_token stop,
                 std::chrono::steady_clock::time_point body_deadline =
-                    std::chrono::steady_clock::time_point::max());
+                    std::chrono::steady_clock::time_point::max(),
+                const StreamPacing& pacing = {});
 
   // "127.0.0.1:6443", for logs and metric labels.
   const std::string& host() const;

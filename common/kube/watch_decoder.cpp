@@ -27,8 +27,11 @@ fastjson::MemberFilter watch_event_filter(const fastjson::MemberFilter& object_f
 }
 
 WatchDecoder::WatchDecoder(const fastjson::MemberFilter* object_filter,
-                           const std::function<bool(const WatchEventHead&)>* known_version)
-    : known_version_(known_version && *known_version ? known_version : nullptr) {
+                           const std::function<bool(const WatchEventHead&)>* known_version,
+                           const std::function<bool()>* anything_known)
+    : known_version_(known_version && *known_version ? known_version : nullptr),
+      anything_known_(known_version_ && anything_known && *anything_known ? anything_known
+                                                                          : nullptr) {
   if (object_filter && !object_filter->keeps_all())
     event_filter_ = watch_event_filter(*object_filter);
 }
@@ -104,7 +107,7 @@ bool WatchDecoder::decode_known_head(std::string_view frame, WatchEvent& out) co
 
 Status WatchDecoder::emit(std::string_view frame,
                           const std::function<void(WatchEvent&&)>& on_event) {
-  if (known_version_) {
+  if (known_version_ && (!anything_known_ || (*anything_known_)())) {
     WatchEvent known;
     if (decode_known_head(frame, known)) {
       on_event(std::move(known));

@@ -21,10 +21,11 @@ class WatchDecoder {
  public:
   // object_filter: the members of each event's object to build (see WatchOptions); null = all
   // but metadata.managedFields. Not owned; must outlive the decoder.
-  // known_version: see WatchOptions::known_version; null or empty = build every event. Not
-  // owned; must outlive the decoder.
+  // known_version, anything_known: see WatchOptions; null or empty = build every event, ask
+  // known_version about every event. Not owned; must outlive the decoder.
   explicit WatchDecoder(const fastjson::MemberFilter* object_filter = nullptr,
-                        const std::function<bool(const WatchEventHead&)>* known_version = nullptr);
+                        const std::function<bool(const WatchEventHead&)>* known_version = nullptr,
+                        const std::function<bool()>* anything_known = nullptr);
 
   // Feeds the next bytes and calls on_event for each complete event in order. Returns an error
   // (and stops) on bytes that are not a JSON object or an event that cannot be decoded.
@@ -42,6 +43,7 @@ class WatchDecoder {
 
   fastjson::MemberFilter event_filter_;  // from object_filter; by default keeps everything
   const std::function<bool(const WatchEventHead&)>* known_version_ = nullptr;
+  const std::function<bool()>* anything_known_ = nullptr;  // null when known_version_ is
   std::string pending_;  // bytes of the event in progress that arrived in earlier chunks
   int depth_ = 0;        // nesting depth of the event in progress; 0 between events
   bool in_string_ = false;

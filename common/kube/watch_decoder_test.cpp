@@ -173,6 +173,44 @@ TEST(WatchDecoder, AKnownVersionIsDeliveredHeadOnly) {
   EXPECT_TRUE(events.empty());
 }
 
+TEST(WatchDecoder, NothingKnownSkipsTheHead) {
+  int asked = 0;
+  std::function<bool(const WatchEventHead&)> known = [&](const WatchEventHead&) {
+    ++asked;
+    return true;
+  };
+  bool anything = false;
+  std::function<bool()> anything_known = [&] { return anything; };
+  WatchDecoder decoder(nullptr, &known, &anything_known);
+  std::vector<WatchEvent> events;
+  auto on_event = [&](WatchEvent&& ev) { events.push_back(std::move(ev)); };
+  const std::string modified =
+      R"({"type":"MODIFIED","object":{"metadata":{"name":"p","namespace":"ns",)"
+      R"("resourceVersion":"3"},"spec":{"x":1}}})";
+  ASSERT_TRUE(decoder.feed(modified, on_event).ok());
+  EXPECT_EQ(asked, 0) << "nothing offered: the head is not read";
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_FALSE(events[0].head_only);
+  EXPECT_EQ(events[0].object["spec"]["x"], 1);
+
+  anything = true;
+  ASSERT_TRUE(decoder.feed(modified, on_event).ok());
+  EXPECT_EQ(asked, 1);
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_TRUE(events[1].head_only);
+
+  // Without known_version, anything_known is never asked.
+  int asked_anything = 0;
+  std::function<bool()> counting = [&] {
+    ++asked_anything;
+    return true;
+  };
+  WatchDecoder plain(nullptr, nullptr, &counting);
+  ASSERT_TRUE(plain.feed(modified, on_event).ok());
+  EXPECT_EQ(asked_anything, 0);
+  EXPECT_FALSE(events.back().head_only);
+}
+
 TEST(WatchDecoder, GarbageIsAnError) {
   WatchDecoder decoder;
   int events = 0;

@@ -161,6 +161,7 @@ Reflector::WatchEnd Reflector::watch(std::stop_token stop) {
       known = options_.written->take(object_key(head.namespace_, head.name), head.resource_version);
       return known != nullptr;
     };
+    watch_options.anything_known = [this] { return !options_.written->empty(); };
   }
   const auto min_timeout = static_cast<int>(options_.min_watch_timeout.count());
   watch_options.timeout_seconds =

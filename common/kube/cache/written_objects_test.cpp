@@ -68,5 +68,23 @@ TEST(WrittenObjects, ForgetClearAndTheBound) {
   EXPECT_EQ(written.size(), 0u);
 }
 
+TEST(WrittenObjects, EmptyFollowsEveryChange) {
+  WrittenObjects written(2);
+  EXPECT_TRUE(written.empty());
+  written.offer(object("ns", "a", "1"));
+  EXPECT_FALSE(written.empty());
+  EXPECT_NE(written.take("ns/a", "1"), nullptr);
+  EXPECT_TRUE(written.empty()) << "taken";
+  written.offer(object("ns", "a", "1"));
+  written.forget("ns/a");
+  EXPECT_TRUE(written.empty()) << "forgotten";
+  written.offer(object("ns", "a", "1"));
+  written.offer(object("ns", "b", "1"));
+  written.offer(object("ns", "c", "1"));  // past the bound: starts over with this one
+  EXPECT_FALSE(written.empty());
+  written.clear();
+  EXPECT_TRUE(written.empty()) << "cleared";
+}
+
 }  // namespace
 }  // namespace vc::kube::cache
