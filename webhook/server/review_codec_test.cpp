@@ -133,6 +133,17 @@ TEST(DecodeReview, NestingBeyondGoLimitIsRejectedBeforeParsing) {
   EXPECT_EQ(error_of(deep), "invalid JSON: exceeded max depth of 10000");
 }
 
+TEST(DecodeReview, NestingBeyondTheFastParserButWithinTheLimitIsDecoded) {
+  // Deeper than fastjson::kMaxFastDepth: decoded by nlohmann's parser after the depth scan.
+  const std::string nested = std::string(300, '[') + std::string(300, ']');
+  auto decoded = decode_review(R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview",)"
+                               R"("request":{"uid":"u","object":{"spec":{"x":)" +
+                               nested + "}}}}");
+  ASSERT_TRUE(decoded.ok()) << decoded.error().substr(0, 200);
+  EXPECT_EQ(decoded->uid, "u");
+  EXPECT_TRUE(decoded->object["spec"]["x"].is_array());
+}
+
 TEST(DecodeReview, BracketsInsideStringsDoNotCountAsNesting) {
   const std::string name = std::string(20000, '[') + "\\\"" + std::string(20000, '{');
   auto decoded = decode_review(R"({"request":{"uid":"u","name":")" + name + R"("}})");
@@ -215,6 +226,9 @@ TEST(Base64, MatchesRfc4648Vectors) {
   EXPECT_EQ(base64_encode("fooba"), "Zm9vYmE=");
   EXPECT_EQ(base64_encode("foobar"), "Zm9vYmFy");
   EXPECT_EQ(base64_encode(std::string("\xff\xfe\x00", 3)), "//4A");
+  EXPECT_EQ(base64_encode(std::string("\xff\xfe\x00\xfb", 4)), "//4A+w==");
+  EXPECT_EQ(base64_encode(std::string(3000, 'a')).size(), 4000u);
+  EXPECT_EQ(base64_encode(std::string(3000, 'a')).substr(3996), "YWFh");
 }
 
 }  // namespace

@@ -33,6 +33,8 @@ bool integer_fits(const json& v, std::int64_t lo, std::int64_t hi) {
 // Walks a value against a type, remembering the first type mismatch and stopping at the first
 // error of a custom unmarshaller, as Go's decoder does.
 class Checker {
+  static inline const std::string kNoStruct;
+
  public:
   std::optional<std::string> run(const json& value, const GoType& type) {
     visit(value, type);
@@ -43,16 +45,16 @@ class Checker {
  private:
   void mismatch(std::string what, const GoType& type) {
     if (saved_) return;
-    if (struct_name_.empty() && path_.empty()) {
+    if (struct_name_->empty() && path_.empty()) {
       saved_ = "json: cannot unmarshal " + what + " into Go value of type " + type.type_name;
       return;
     }
     std::string joined;
-    for (const auto& p : path_) {
+    for (std::string_view p : path_) {
       if (!joined.empty()) joined += '.';
       joined += p;
     }
-    saved_ = "json: cannot unmarshal " + what + " into Go struct field " + struct_name_ + "." +
+    saved_ = "json: cannot unmarshal " + what + " into Go struct field " + *struct_name_ + "." +
              joined + " of type " + type.type_name;
   }
 
@@ -150,8 +152,8 @@ class Checker {
       if (fatal_) return;
       const GoField* f = type.field(key);
       if (f == nullptr) continue;  // unknown fields are ignored
-      const std::string saved_struct = struct_name_;
-      struct_name_ = type.struct_name;
+      const std::string* saved_struct = struct_name_;
+      struct_name_ = &type.struct_name;
       path_.push_back(key);
       visit(child, *f->type);
       path_.pop_back();
@@ -159,8 +161,10 @@ class Checker {
     }
   }
 
-  std::string struct_name_;
-  std::vector<std::string> path_;
+  // The walk's position, for messages: the innermost struct's name and the JSON keys leading
+  // here. Both point into the type table and the document, which outlive the walk.
+  const std::string* struct_name_ = &kNoStruct;
+  std::vector<std::string_view> path_;
   std::optional<std::string> saved_;
   std::optional<std::string> fatal_;
 };
