@@ -13,7 +13,6 @@
 #include <poll.h>
 
 #include <atomic>
-#include <condition_variable>
 #include <mutex>
 #include <optional>
 #include <variant>
@@ -31,6 +30,7 @@
 
 #include "common/kube/errors.h"
 #include "common/kube/server_url.h"
+#include "common/kube/stoppable_sleep.h"
 
 namespace vc::kube {
 namespace {
@@ -89,10 +89,14 @@ struct Connection {
   // An idle HTTP/1.1 connection has nothing to read; readable means the server closed it (EOF or
   // a TLS close_notify) or sent garbage. Either way it must not be reused.
   bool looks_alive() {
-    if (!tcp().socket().is_open() || buffer.size() != 0) return false;
-    if (tls && SSL_pending(stream.native_handle()) > 0) return false;
+    return tcp().socket().is_open() && buffer.size() == 0 && !input_below_beast();
+  }
+
+  // Received bytes Beast has not seen yet: decrypted in the TLS layer, or readable on the socket.
+  bool input_below_beast() {
+    if (tls && SSL_pending(stream.native_handle()) > 0) return true;
     pollfd pfd{tcp().socket().native_handle(), POLLIN, 0};
-    return ::poll(&pfd, 1, 0) == 0;
+    return ::poll(&pfd, 1, 0) != 0;
   }
 
   // Whether nothing received is waiting to be read: not in Beast's buffer, not in the TLS
@@ -102,11 +106,8 @@ struct Connection {
   // data waiting.
   bool drained() {
     const std::string_view held(static_cast<const char*>(buffer.data().data()), buffer.size());
-    if (held.find_first_not_of("\r\n") != std::string_view::npos || held.size() > 2) return false;
-    if (tls && SSL_pending(stream.native_handle()) > 0) return false;
-    beast::error_code ec;
-    const std::size_t waiting = tcp().socket().available(ec);
-    return !ec && waiting == 0;
+    if (held.size() > 2 || held.find_first_not_of("\r\n") != std::string_view::npos) return false;
+    return !input_below_beast();
   }
 
   asio::io_context ioc{1};
@@ -413,19 +414,11 @@ struct Transport::Impl {
       // and the reader is between messages: let the next events pile up in the socket.
       if (pacing.pause.count() > 0 && n < buf.size() && !parser.is_done() &&
           (!pacing.at_boundary || pacing.at_boundary()) && c.drained()) {
-        pause(pacing.pause, stop);
+        sleep_unless_stopped(pacing.pause, stop);
       }
     }
     keep_alive = parser.get().keep_alive();
     return ok_status();
-  }
-
-  // Sleeps for d, or less when stop is requested.
-  static void pause(std::chrono::milliseconds d, const std::stop_token& stop) {
-    std::mutex m;
-    std::condition_variable_any cv;
-    std::unique_lock lock(m);
-    cv.wait_for(lock, stop, d, [] { return false; });
   }
 
   Status stream(const HttpRequest& rq, const std::function<bool(std::string_view)>& on_data,

@@ -1,9 +1,10 @@
 #include "common/kube/cache/reflector.h"
 
-#include <condition_variable>
 #include <optional>
 
 #include <spdlog/spdlog.h>
+
+#include "common/kube/stoppable_sleep.h"
 
 namespace vc::kube::cache {
 
@@ -260,11 +261,7 @@ ObjectPtr Reflector::transform(json&& object) {
 bool Reflector::wait_backoff(std::stop_token stop) {
   const auto delay = backoff_.next();
   spdlog::debug("reflector backing off resource=\"{}\" delay_ms={}", what_, delay.count());
-  std::mutex mu;
-  std::condition_variable_any cv;
-  std::unique_lock lock(mu);
-  cv.wait_for(lock, stop, delay, [] { return false; });
-  return !stop.stop_requested();
+  return sleep_unless_stopped(delay, stop);
 }
 
 }  // namespace vc::kube::cache
