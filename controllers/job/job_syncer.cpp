@@ -79,7 +79,21 @@ JobSyncer::JobSyncer(kube::Client& client, kube::events::EventRecorder& recorder
 std::vector<views::PodViewPtr> JobSyncer::pods_of(const Job& job) const {
   std::vector<views::PodViewPtr> out;
   for (const auto& obj : caches_.pods.by_index(kJobPodsIndex, job.key())) {
-    if (auto pod = views::as_pod_view(obj)) out.push_back(std::move(pod));
+    auto pod = views::as_pod_view(obj);
+    if (!pod) continue;
+    if (!deleted_.empty()) {
+      if (pod->deletion_timestamp) {
+        deleted_.forget(pod->uid);
+      } else if (deleted_.contains(pod->uid)) {
+        // Deleted by us, not yet shown by the informer: it is terminating.
+        VC_LOG_DEBUG("pod deleted by us is still cached as live; counted as terminating",
+                     kv("job", job.key()), kv("pod", pod->name));
+        auto going = std::make_shared<views::PodView>(*pod);
+        going->deletion_timestamp = std::chrono::system_clock::now();
+        pod = std::move(going);
+      }
+    }
+    out.push_back(std::move(pod));
   }
   return out;
 }
@@ -144,6 +158,7 @@ std::string JobSyncer::kill(const Job& job, KillPlan plan, StatusRule rule) {
       return;
     }
     auto removed = client_.remove(resources::pods, pod.namespace_, pod.name);
+    if (removed.ok() || removed.is(ErrorKind::NotFound)) deleted_.record(pod.uid);
     std::lock_guard lock(mu);
     if (removed.ok() || removed.is(ErrorKind::NotFound)) {
       ++status.terminating;
@@ -184,6 +199,7 @@ std::string JobSyncer::kill(const Job& job, KillPlan plan, StatusRule rule) {
     if (!removed.ok() && !removed.is(ErrorKind::NotFound)) {
       return "delete PodGroup " + pg->name + ": " + removed.error().describe();
     }
+    deleted_.record(pg->uid);
   }
   return {};
 }
@@ -361,6 +377,13 @@ const views::PodGroupView* JobSyncer::find_podgroup(const Job& job,
     hold = views::as_podgroup_view(
         caches_.podgroups.get(kube::cache::object_key(job.namespace_, job.name)));
   }
+  // A PodGroup we deleted (a kill) that the informer still shows is gone: the scheduler must
+  // admit its successor before pods are created or counted again.
+  if (hold && deleted_.contains(hold->uid)) {
+    VC_LOG_DEBUG("PodGroup deleted by us is still cached; treated as absent", kv("job", job.key()),
+                 kv("podgroup", hold->name));
+    hold.reset();
+  }
   return hold.get();
 }
 
@@ -492,6 +515,7 @@ std::string JobSyncer::delete_pods(const Job& job, const std::vector<views::PodV
       return;
     }
     auto removed = client_.remove(resources::pods, pod.namespace_, pod.name);
+    if (removed.ok() || removed.is(ErrorKind::NotFound)) deleted_.record(pod.uid);
     std::lock_guard lock(mu);
     if (removed.ok() || removed.is(ErrorKind::NotFound)) {
       ++status.terminating;

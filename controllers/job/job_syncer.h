@@ -19,6 +19,7 @@
 #include "controllers/job/job_store.h"
 #include "controllers/job/model/job.h"
 #include "controllers/job/parallel.h"
+#include "controllers/job/pending_deletes.h"
 #include "controllers/job/state/state_machine.h"
 #include "controllers/job/sync/plan.h"
 #include "controllers/views/pod_view.h"
@@ -55,7 +56,8 @@ class JobSyncer {
   // (the request is then retried by the worker loop).
   std::string execute(const Job& job, const Operation& op, const KillTarget* target);
 
-  // The job's cached pods (every pod controlled by a Job with this job-name annotation).
+  // The job's cached pods (every pod controlled by a Job with this job-name annotation); a pod
+  // we deleted that the informer still shows without a deletionTimestamp is given one.
   std::vector<views::PodViewPtr> pods_of(const Job& job) const;
 
  private:
@@ -87,6 +89,8 @@ class JobSyncer {
   JobStore& jobs_;
   SyncerOptions options_;
   ParallelPool pool_;  // max_parallel_pod_calls - 1 helpers, shared by every worker
+  // Our deletes the informers have not shown yet; mutable: pods_of forgets the caught-up ones.
+  mutable PendingDeletes deleted_;
 };
 
 }  // namespace vc::controllers::job

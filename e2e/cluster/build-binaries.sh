@@ -44,17 +44,22 @@ volcano_ldflags() {
 # (see volcano/README.md; the module cache itself is read-only and may not be overlaid).
 volcano_workdir() {
   local out=$1 apis src=$1/src
-  apis=$(cd "$here/volcano" && go list -m -f '{{.Dir}}' volcano.sh/apis)
-  rm -rf "$src"
-  mkdir -p "$src"
-  cp "$here/volcano/go.mod" "$here/volcano/go.sum" "$here/volcano/tools.go" "$src/"
-  cp -r "$apis" "$src/apis"
-  chmod -R u+w "$src/apis"
+  # .Dir is empty until the module is in the module cache (a fresh machine): download it first.
+  (cd "$here/volcano" && go mod download volcano.sh/apis) || return 1
+  apis=$(cd "$here/volcano" && go list -m -f '{{.Dir}}' volcano.sh/apis) || return 1
+  if [ -z "$apis" ] || [ ! -d "$apis" ]; then
+    echo "[volcano] module volcano.sh/apis not found in the module cache" >&2
+    return 1
+  fi
+  # Each step checked: errexit does not apply in a command substitution (the caller's).
+  rm -rf "$src" && mkdir -p "$src" || return 1
+  cp "$here/volcano/go.mod" "$here/volcano/go.sum" "$here/volcano/tools.go" "$src/" || return 1
+  cp -r "$apis" "$src/apis" && chmod -R u+w "$src/apis" || return 1
   cp "$here/volcano/compat/scheduling_queue_gate.go.txt" \
-    "$src/apis/pkg/apis/scheduling/v1beta1/zz_vc_cpp_queue_gate.go"
+    "$src/apis/pkg/apis/scheduling/v1beta1/zz_vc_cpp_queue_gate.go" || return 1
   cp "$here/volcano/compat/scheduling_internal_queue_gate.go.txt" \
-    "$src/apis/pkg/apis/scheduling/zz_vc_cpp_queue_gate.go"
-  (cd "$src" && go mod edit -replace volcano.sh/apis=./apis)
+    "$src/apis/pkg/apis/scheduling/zz_vc_cpp_queue_gate.go" || return 1
+  (cd "$src" && go mod edit -replace volcano.sh/apis=./apis) || return 1
   echo "$src"
 }
 
@@ -88,7 +93,9 @@ build() {
   esac
   mkdir -p "$out"
   dir=$here/$name
-  [ "$name" = volcano ] && dir=$(volcano_workdir "$out")
+  if [ "$name" = volcano ]; then
+    dir=$(volcano_workdir "$out") || { echo "[volcano] could not prepare the build tree" >&2; return 1; }
+  fi
   start=$(date +%s)
   for t in $(targets "$name"); do
     echo "[$name] building ${t%%=*}"
