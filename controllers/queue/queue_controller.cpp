@@ -11,6 +11,8 @@
 
 #include "controllers/queue/queue_controller.h"
 
+#include <chrono>
+
 #include <fmt/format.h>
 
 #include "common/kube/cache/object.h"
@@ -122,10 +124,12 @@ class QueueController final : public Controller {
   }
 
  private:
-  void enqueue(std::string queue) {
+  // delay: see kPodGroupBatch; a queue's own events are synced at once.
+  void enqueue(std::string queue, std::chrono::milliseconds delay = {}) {
     if (queue.empty()) return;  // a PodGroup without spec.queue: no queue to sync
-    queue_work_->add(encode_request(
-        {std::move(queue), std::string(kOutOfSyncEvent), std::string(kSyncQueueAction)}));
+    queue_work_->add_after(encode_request({std::move(queue), std::string(kOutOfSyncEvent),
+                                           std::string(kSyncQueueAction)}),
+                           delay);
   }
 
   EventHandler queue_handler() {
@@ -140,12 +144,17 @@ class QueueController final : public Controller {
     };
   }
 
+  // A queue sync reads every PodGroup of the queue, and a busy queue sees a PodGroup change
+  // for each of its jobs' steps: one sync per this period covers a burst of them (the queue's
+  // counts and Closing -> Closed follow its PodGroups within it).
+  static constexpr std::chrono::milliseconds kPodGroupBatch{500};
+
   EventHandler podgroup_handler() {
     auto view = [](const ObjectPtr& obj) { return views::as_podgroup_view(obj); };
     return {
         .on_add =
             [this, view](const ObjectPtr& obj) {
-              if (auto pg = view(obj)) enqueue(pg->queue);
+              if (auto pg = view(obj)) enqueue(pg->queue, kPodGroupBatch);
             },
         .on_update =
             [this, view](const ObjectPtr& old_obj, const ObjectPtr& new_obj) {
@@ -154,15 +163,15 @@ class QueueController final : public Controller {
               if (!before || !after) return;
               // A PodGroup that moved leaves its old queue (which may be waiting to close).
               if (before->queue != after->queue) {
-                enqueue(before->queue);
-                enqueue(after->queue);
+                enqueue(before->queue, kPodGroupBatch);
+                enqueue(after->queue, kPodGroupBatch);
               } else if (before->phase != after->phase) {
-                enqueue(after->queue);
+                enqueue(after->queue, kPodGroupBatch);
               }
             },
         .on_delete =
             [this, view](const ObjectPtr& obj) {
-              if (auto pg = view(obj)) enqueue(pg->queue);
+              if (auto pg = view(obj)) enqueue(pg->queue, kPodGroupBatch);
             },
     };
   }

@@ -171,6 +171,51 @@ TEST_F(QueueControllerTest, NewQueueIsParentedToRootOpenedAndItsPodGroupsCounted
   })) << vc::metrics::render_text();
 }
 
+// How many keys the queue controller's work queue has processed so far in this process.
+double queue_syncs_so_far() {
+  const std::string text = vc::metrics::render_text();
+  const std::string key = "workqueue_work_duration_seconds_count{name=\"queue-controller\"} ";
+  auto at = text.find(key);
+  return at == std::string::npos ? 0 : std::stod(text.substr(at + key.size()));
+}
+
+TEST_F(QueueControllerTest, ABurstOfPodGroupChangesIsOneSync) {
+  queues_.add_list_version({queue_obj("root", "Open", "", 1), queue_obj("q", "Open", "root", 2)},
+                           10);
+  podgroups_.add_list_version({podgroup_obj("pg1", "q", "Pending")}, 10);
+  commands_.add_list_version({}, 10);
+  start();
+  ASSERT_TRUE(eventually([] {
+    return vc::metrics::render_text().find(
+               "volcano_queue_pod_group_pending_count{queue_name=\"q\"} 1") != std::string::npos;
+  })) << vc::metrics::render_text();
+  // Let the start-up syncs (root and q) finish before counting.
+  double before = queue_syncs_so_far();
+  ASSERT_TRUE(eventually([&] {
+    std::this_thread::sleep_for(700ms);
+    const double now = queue_syncs_so_far();
+    const bool settled = now == before;
+    before = now;
+    return settled;
+  }));
+
+  auto watch = podgroups_.next_watch();
+  ASSERT_TRUE(watch);
+  // 20 phase changes within about 100 ms, ending with pg1 Running.
+  for (int i = 0; i < 20; ++i) {
+    const char* phase = i % 2 == 0 ? "Inqueue" : "Running";
+    json pg = podgroup_obj("pg1", "q", phase);
+    pg["metadata"]["resourceVersion"] = std::to_string(20 + i);
+    watch->write_event("MODIFIED", pg);
+    std::this_thread::sleep_for(5ms);
+  }
+  ASSERT_TRUE(eventually([] {
+    return vc::metrics::render_text().find(
+               "volcano_queue_pod_group_running_count{queue_name=\"q\"} 1") != std::string::npos;
+  })) << vc::metrics::render_text();
+  EXPECT_LE(queue_syncs_so_far() - before, 2) << "each PodGroup change synced the queue on its own";
+}
+
 TEST_F(QueueControllerTest, CloseCommandIsDeletedThenTheQueueGoesClosingWithAnEvent) {
   queues_.add_list_version({queue_obj("root", "Open", "", 1), queue_obj("q", "Open", "root", 2)},
                            10);
