@@ -542,6 +542,9 @@ kube::Status JobSyncer::write_status(Job& job, const JobStatus& status) {
                                                  status_write_reads())
                          : client_.update_status(resources::jobs, job.namespace_, body);
     if (r.ok()) {
+      VC_LOG_DEBUG("job status written", kv("job", job.key()), kv("phase", status.phase),
+                   kv("pending", status.pending), kv("running", status.running),
+                   kv("succeeded", status.succeeded), kv("conditions", status.conditions.size()));
       try {
         auto updated = conditional ? job_after_status_write(job, *r) : job_from_json(*r);
         jobs_.record_write(updated);

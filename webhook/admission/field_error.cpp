@@ -130,44 +130,4 @@ const char* go_json_kind(const nlohmann::json& v) {
   }
 }
 
-std::string go_json(const nlohmann::json& v) {
-  // nlohmann keeps object keys sorted and escapes control characters like Go; Go additionally
-  // escapes the HTML-significant <, > and & (and U+2028/U+2029, which dump() leaves as UTF-8).
-  std::string raw = v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  // Copied in runs between the bytes that may need escaping; most documents have none of them
-  // (a job's patch is kilobytes of templates), and those are returned as dumped.
-  auto find_special = [&raw](std::size_t from) {
-    for (std::size_t i = from; i < raw.size(); ++i) {
-      const char c = raw[i];
-      if (c == '<' || c == '>' || c == '&' || c == '\xe2') return i;
-    }
-    return std::string::npos;
-  };
-  std::size_t next = find_special(0);
-  if (next == std::string::npos) return raw;
-  std::string out;
-  out.reserve(raw.size() + 16);
-  std::size_t from = 0;
-  for (; next != std::string::npos; next = find_special(from)) {
-    out.append(raw, from, next - from);
-    from = next + 1;
-    const char c = raw[next];
-    if (c == '<') {
-      out += "\\u003c";
-    } else if (c == '>') {
-      out += "\\u003e";
-    } else if (c == '&') {
-      out += "\\u0026";
-    } else if (next + 2 < raw.size() && raw[next + 1] == '\x80' &&
-               (raw[next + 2] == '\xa8' || raw[next + 2] == '\xa9')) {
-      out += raw[next + 2] == '\xa8' ? "\\u2028" : "\\u2029";
-      from = next + 3;
-    } else {
-      out += c;  // another character starting with 0xe2
-    }
-  }
-  out.append(raw, from, std::string::npos);
-  return out;
-}
-
 }  // namespace vc::webhook

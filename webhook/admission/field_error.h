@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/api/label_validation.h"
+#include "webhook/admission/go_json.h"  // go_json, used with field errors everywhere
 
 namespace vc::webhook {
 
@@ -85,7 +86,5 @@ using api::go_quote;
 // What Go's encoding/json calls a JSON value in "cannot unmarshal <kind> into ...": "string",
 // "bool", "array", "object", "number" or "null".
 const char* go_json_kind(const nlohmann::json& v);
-// Go encoding/json of a value: compact, with <, > and & escaped as \u003c, \u003e, \u0026.
-std::string go_json(const nlohmann::json& v);
 
 }  // namespace vc::webhook
