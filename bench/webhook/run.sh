@@ -25,6 +25,12 @@
 #                      machine shared with builds, -10 keeps other processes from taking much
 #                      of the pinned cores (see "others on server core %" in the table).
 #
+# The review's own CPU, without TLS, HTTP and the socket: build/webhook/vc_webhook_app_bench (part
+# of `make bench`). On this shared VM run-to-run CPU varies by up to 2x; for a change to the codec
+# or an admit rule, compare instruction counts instead, which do not depend on load:
+#   valgrind --tool=callgrind --toggle-collect='*Router::serve*' \
+#     build/webhook/vc_webhook_app_bench --benchmark_filter=iterations   # 300 reviews of each kind
+#
 # Output: a markdown table on stdout, saved with the raw JSON lines under
 # .state/bench/webhook-<timestamp>/. Exit status 1 if any review failed (wrong answer, transport
 # error) or a server died; missed performance targets are reported as "TARGET MISSED" lines only.
