@@ -113,7 +113,7 @@ HttpResponse Router::review(const Route& route, const HttpRequest& request) cons
     return finish(Outcome::Error, text(400, "bad AdmissionReview: " + decoded.error()));
   }
   AdmissionRequest& req = *decoded;
-  // The documents of a review are freed with release(), at half their destructors' cost.
+  // The documents of a review are freed with release(), cheaper than their destructors.
   struct Release {
     AdmissionRequest& req;
     AdmissionResponse& response;
