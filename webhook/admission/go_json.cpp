@@ -149,8 +149,10 @@ void write_integer(std::string& out, Int n) {
 void write_value(std::string& out, const json& v) {
   switch (v.type()) {
     case json::value_t::null:
-    case json::value_t::discarded:
       out += "null";
+      return;
+    case json::value_t::discarded:  // never in a parsed review; kept as dump() wrote it
+      out += go_json_via_dump(v);
       return;
     case json::value_t::boolean:
       out += v.get<bool>() ? "true" : "false";

@@ -59,6 +59,12 @@ TEST(GoJson, EdgeCasesMatchTheDumpEncoder) {
   }
 }
 
+TEST(GoJson, DiscardedValueIsWrittenAsBefore) {
+  json discarded(json::value_t::discarded);
+  expect_same(discarded);
+  expect_same(json::array({1, discarded}));
+}
+
 TEST(GoJson, InvalidUtf8IsReplacedAsBefore) {
   // Overlong, surrogate, beyond U+10FFFF, lone continuation, truncated: dump()'s replacement.
   for (const char* bad : {"\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\x80", "ab\xc3",
