@@ -14,6 +14,7 @@
 #include "common/kube/cache/fake_collection_test_util.h"
 #include "common/kube/events/fake_recorder.h"
 #include "common/metrics/registry.h"
+#include "common/testing/metrics.h"
 
 namespace vc::controllers::queue {
 namespace {
@@ -173,10 +174,8 @@ TEST_F(QueueControllerTest, NewQueueIsParentedToRootOpenedAndItsPodGroupsCounted
 
 // How many keys the queue controller's work queue has processed so far in this process.
 double queue_syncs_so_far() {
-  const std::string text = vc::metrics::render_text();
-  const std::string key = "workqueue_work_duration_seconds_count{name=\"queue-controller\"} ";
-  auto at = text.find(key);
-  return at == std::string::npos ? 0 : std::stod(text.substr(at + key.size()));
+  return vc::testing::metric_value(
+      R"(workqueue_work_duration_seconds_count{name="queue-controller"})");
 }
 
 TEST_F(QueueControllerTest, ABurstOfPodGroupChangesIsOneSync) {

@@ -4,83 +4,27 @@
 #include <cstdint>
 #include <string_view>
 
+#include "common/api/utf8.h"
+
 namespace vc::webhook {
 namespace {
 
 using nlohmann::json;
 
-// Strict UTF-8 (no overlongs, no surrogates, nothing above U+10FFFF), the input nlohmann's
-// dump() copies through unchanged.
-bool valid_utf8(std::string_view s) {
-  std::size_t i = 0;
-  while (i < s.size()) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    std::size_t n = 0;
-    std::uint32_t cp = 0;
-    if (c >= 0xC2 && c <= 0xDF) {
-      n = 1;
-      cp = c & 0x1F;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      n = 2;
-      cp = c & 0x0F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      n = 3;
-      cp = c & 0x07;
-    } else {
-      return false;
-    }
-    if (i + n >= s.size()) return false;  // truncated
-    for (std::size_t k = 1; k <= n; ++k) {
-      const auto cc = static_cast<unsigned char>(s[i + k]);
-      if ((cc & 0xC0) != 0x80) return false;
-      cp = cp << 6 | (cc & 0x3F);
-    }
-    if ((n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-        (cp >= 0xD800 && cp <= 0xDFFF)) {
-      return false;
-    }
-    i += n + 1;
-  }
-  return true;
-}
-
-// Does the document hold a string (value or key) that is not valid UTF-8?
-bool has_invalid_utf8(const json& v) {
-  switch (v.type()) {
-    case json::value_t::string:
-      return !valid_utf8(v.get_ref<const std::string&>());
-    case json::value_t::array:
-      for (const auto& e : v) {
-        if (has_invalid_utf8(e)) return true;
-      }
-      return false;
-    case json::value_t::object:
-      for (const auto& [key, value] : v.items()) {
-        if (!valid_utf8(key) || has_invalid_utf8(value)) return true;
-      }
-      return false;
-    default:
-      return false;
-  }
-}
-
-// Bytes a string can be copied through in runs of: everything but '"', '\\', control
-// characters, the HTML-significant <, > and &, and 0xE2 (the first byte of U+2028/U+2029).
+// Bytes a string can be copied through in runs of: printable ASCII but '"', '\\' and the
+// HTML-significant <, > and &. The rest is escaped, or (bytes >= 0x80) checked as UTF-8.
 constexpr auto kPlain = [] {
   struct Table {
     bool v[256];
   } t{};
-  for (int c = 0x20; c < 256; ++c) t.v[c] = true;
+  for (int c = 0x20; c < 0x80; ++c) t.v[c] = true;
   for (unsigned char c : {'"', '\\', '<', '>', '&'}) t.v[c] = false;
-  t.v[0xE2] = false;
   return t;
 }();
 
-void write_string(std::string& out, std::string_view s) {
+// False, having written part of it, when s is not valid UTF-8 (nlohmann's replacement of bad
+// bytes is its own: go_json() then starts over on go_json_via_dump()).
+bool write_string(std::string& out, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
   out += '"';
   std::size_t i = 0;
@@ -89,7 +33,21 @@ void write_string(std::string& out, std::string_view s) {
     while (i < s.size() && kPlain.v[static_cast<unsigned char>(s[i])]) ++i;
     out.append(s.data() + run, i - run);
     if (i == s.size()) break;
-    const auto c = static_cast<unsigned char>(s[i++]);
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x80) {
+      const std::size_t len = api::utf8_sequence_length(s, i);
+      if (len == 0) return false;
+      // U+2028 and U+2029 (E2 80 A8, E2 80 A9) are escaped; other sequences are copied.
+      if (len == 3 && c == 0xE2 && s[i + 1] == '\x80' &&
+          (s[i + 2] == '\xa8' || s[i + 2] == '\xa9')) {
+        out += s[i + 2] == '\xa8' ? "\\u2028" : "\\u2029";
+      } else {
+        out.append(s.data() + i, len);
+      }
+      i += len;
+      continue;
+    }
+    ++i;
     switch (c) {
       case '"':
         out += "\\\"";
@@ -121,15 +79,6 @@ void write_string(std::string& out, std::string_view s) {
       case '&':
         out += "\\u0026";
         break;
-      case 0xE2:
-        // U+2028 and U+2029 are E2 80 A8 and E2 80 A9; any other E2 sequence is copied.
-        if (i + 1 < s.size() && s[i] == '\x80' && (s[i + 1] == '\xa8' || s[i + 1] == '\xa9')) {
-          out += s[i + 1] == '\xa8' ? "\\u2028" : "\\u2029";
-          i += 2;
-        } else {
-          out += static_cast<char>(c);
-        }
-        break;
       default:  // another control character
         out += "\\u00";
         out += kHex[c >> 4];
@@ -137,6 +86,7 @@ void write_string(std::string& out, std::string_view s) {
     }
   }
   out += '"';
+  return true;
 }
 
 template <class Int>
@@ -146,40 +96,40 @@ void write_integer(std::string& out, Int n) {
   out.append(buf, r.ptr);
 }
 
-void write_value(std::string& out, const json& v) {
+// False (see write_string) when a string in v is not valid UTF-8.
+bool write_value(std::string& out, const json& v) {
   switch (v.type()) {
     case json::value_t::null:
       out += "null";
-      return;
+      return true;
     case json::value_t::discarded:  // never in a parsed review; kept as dump() wrote it
       out += go_json_via_dump(v);
-      return;
+      return true;
     case json::value_t::boolean:
       out += v.get<bool>() ? "true" : "false";
-      return;
+      return true;
     case json::value_t::number_integer:
       write_integer(out, v.get<std::int64_t>());
-      return;
+      return true;
     case json::value_t::number_unsigned:
       write_integer(out, v.get<std::uint64_t>());
-      return;
+      return true;
     case json::value_t::number_float:
       // Rare in a review; nlohmann's shortest round-trip form, as dump() writes it.
       out += v.dump();
-      return;
+      return true;
     case json::value_t::string:
-      write_string(out, v.get_ref<const std::string&>());
-      return;
+      return write_string(out, v.get_ref<const std::string&>());
     case json::value_t::array: {
       out += '[';
       bool first = true;
       for (const auto& e : v.get_ref<const json::array_t&>()) {
         if (!first) out += ',';
         first = false;
-        write_value(out, e);
+        if (!write_value(out, e)) return false;
       }
       out += ']';
-      return;
+      return true;
     }
     case json::value_t::object: {
       out += '{';
@@ -187,26 +137,26 @@ void write_value(std::string& out, const json& v) {
       for (const auto& [key, value] : v.get_ref<const json::object_t&>()) {
         if (!first) out += ',';
         first = false;
-        write_string(out, key);
+        if (!write_string(out, key)) return false;
         out += ':';
-        write_value(out, value);
+        if (!write_value(out, value)) return false;
       }
       out += '}';
-      return;
+      return true;
     }
     case json::value_t::binary:
       out += v.dump();  // never parsed from JSON; dump() writes it as an object
-      return;
+      return true;
   }
+  return true;
 }
 
 }  // namespace
 
 std::string go_json(const nlohmann::json& v) {
-  if (has_invalid_utf8(v)) return go_json_via_dump(v);
   std::string out;
   out.reserve(256);
-  write_value(out, v);
+  if (!write_value(out, v)) return go_json_via_dump(v);  // invalid UTF-8 somewhere (rare)
   return out;
 }
 

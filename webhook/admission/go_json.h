@@ -5,8 +5,8 @@
 // Written straight into one string. nlohmann's dump() goes through an output adapter one
 // character at a time and was, with the escaping pass that followed it, a quarter of the CPU of a
 // job mutation (whose patch carries the job's task templates). The result is byte for byte what
-// go_json_via_dump() gives; a string that is not valid UTF-8 takes that path, since nlohmann's
-// replacement of bad bytes is its own.
+// go_json_via_dump() gives; a document with a string that is not valid UTF-8 takes that path
+// instead, since nlohmann's replacement of bad bytes is its own.
 //
 // Thread-safety: pure functions.
 

@@ -12,6 +12,7 @@
 #include <yaml-cpp/parser.h>
 
 #include "common/api/expected.h"
+#include "common/api/utf8.h"
 #include "webhook/check/yaml_scalar.h"
 
 namespace vc::webhook::check {
@@ -234,37 +235,10 @@ class Converter {
 std::optional<TextError> find_invalid_utf8(std::string_view text) {
   int line = 1;
   int column = 1;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    std::size_t len = 0;
-    unsigned min = 0;
-    unsigned cp = 0;
-    if (c < 0x80) {
-      len = 1;
-      cp = c;
-    } else if ((c & 0xe0) == 0xc0) {
-      len = 2;
-      cp = c & 0x1f;
-      min = 0x80;
-    } else if ((c & 0xf0) == 0xe0) {
-      len = 3;
-      cp = c & 0x0f;
-      min = 0x800;
-    } else if ((c & 0xf8) == 0xf0) {
-      len = 4;
-      cp = c & 0x07;
-      min = 0x10000;
-    }
-    bool ok = len > 0 && i + len <= text.size();
-    for (std::size_t k = 1; ok && k < len; ++k) {
-      const auto cc = static_cast<unsigned char>(text[i + k]);
-      ok = (cc & 0xc0) == 0x80;
-      cp = (cp << 6) | (cc & 0x3f);
-    }
-    if (ok && len > 1) ok = cp >= min && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff);
-    if (!ok) return TextError{line, column, "invalid UTF-8"};
-    if (c == '\n') {
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t len = api::utf8_sequence_length(text, i);
+    if (len == 0) return TextError{line, column, "invalid UTF-8"};
+    if (text[i] == '\n') {
       ++line;
       column = 1;
     } else {

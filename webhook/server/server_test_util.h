@@ -33,23 +33,14 @@
 
 #include "common/api/expected.h"
 #include "common/metrics/registry.h"
+#include "common/testing/metrics.h"
 #include "common/testing/pki.h"
 #include "common/testing/temp_dir.h"
 #include "webhook/server/admission_server.h"
 
 namespace vc::webhook::server::test {
 
-// The value of one series in the process registry, e.g.
-// metric_value(R"(vc_webhook_admission_requests_total{path="/a",result="allowed"})"); 0 when the
-// series does not exist yet.
-inline double metric_value(std::string_view series) {
-  const std::string text = vc::metrics::render_text();
-  const std::string needle = std::string(series) + " ";
-  for (std::size_t pos = 0; (pos = text.find(needle, pos)) != std::string::npos; ++pos) {
-    if (pos == 0 || text[pos - 1] == '\n') return std::stod(text.substr(pos + needle.size()));
-  }
-  return 0;
-}
+using vc::testing::metric_value;
 
 // Polls pred until it holds or the deadline passes; true when it held.
 inline bool wait_until(const std::function<bool()>& pred,

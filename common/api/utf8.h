@@ -1,0 +1,20 @@
+#pragma once
+// Strict UTF-8: what Go's utf8.Valid and nlohmann's dump() accept (no overlong forms, no UTF-16
+// surrogates, nothing above U+10FFFF).
+//
+// Thread-safety: pure functions.
+
+#include <cstddef>
+#include <string_view>
+
+namespace vc::api {
+
+// The length (1-4) of the valid UTF-8 sequence starting at s[i], or 0 when none does (a bad
+// lead byte, a missing or bad continuation byte, an overlong form, a surrogate, > U+10FFFF).
+// i must be < s.size().
+std::size_t utf8_sequence_length(std::string_view s, std::size_t i);
+
+// True when the whole of s is valid UTF-8.
+bool valid_utf8(std::string_view s);
+
+}  // namespace vc::api
