@@ -1,23 +1,43 @@
 #include "webhook/admission/field_error.h"
 
+#include <charconv>
 #include <set>
 
 #include <fmt/format.h>
 
 namespace vc::webhook {
 
+namespace {
+
+// One allocation per path: the admit rules build a path for every field they look at, and
+// most are never printed.
+std::string joined(std::string_view base, std::string_view a, std::string_view b,
+                   std::string_view c = {}) {
+  std::string out;
+  out.reserve(base.size() + a.size() + b.size() + c.size());
+  out.append(base).append(a).append(b).append(c);
+  return out;
+}
+
+// NewPath("") renders as "[]" once it has children (the root is printed as an empty index).
+std::string_view shown(const std::string& text) {
+  return text.empty() ? std::string_view("[]") : std::string_view(text);
+}
+
+}  // namespace
+
 FieldPath FieldPath::child(std::string_view name) const {
-  // NewPath("") renders as "[]" once it has children (the root is printed as an empty index).
-  if (text_.empty()) return FieldPath("[]." + std::string(name));
-  return FieldPath(text_ + "." + std::string(name));
+  return FieldPath(joined(shown(text_), ".", name));
 }
 
 FieldPath FieldPath::index(std::size_t i) const {
-  return FieldPath((text_.empty() ? "[]" : text_) + "[" + std::to_string(i) + "]");
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, i).ptr;
+  return FieldPath(joined(shown(text_), "[", std::string_view(digits, end - digits), "]"));
 }
 
 FieldPath FieldPath::key(std::string_view k) const {
-  return FieldPath((text_.empty() ? "[]" : text_) + "[" + std::string(k) + "]");
+  return FieldPath(joined(shown(text_), "[", k, "]"));
 }
 
 BadValue BadValue::str(std::string_view s) {

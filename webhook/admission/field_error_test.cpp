@@ -20,6 +20,11 @@ TEST(FieldError, EmptyRootRendersAsBrackets) {
   FieldPath root("");
   EXPECT_EQ(root.child("spec").child("members").str(), "[].spec.members");
   EXPECT_EQ(root.index(2).str(), "[][2]");
+  EXPECT_EQ(root.key("k").str(), "[][k]");
+}
+
+TEST(FieldError, KeysAndIndexesAppendInBrackets) {
+  EXPECT_EQ(FieldPath("m").key("a.b").index(1234567).child("c").str(), "m[a.b][1234567].c");
 }
 
 TEST(FieldError, JsonValuesAreHtmlEscapedLikeGo) {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#include <openssl/evp.h>
 #include <nlohmann/json.hpp>
 
 namespace vc::webhook::server {
@@ -229,6 +230,22 @@ TEST(Base64, MatchesRfc4648Vectors) {
   EXPECT_EQ(base64_encode(std::string("\xff\xfe\x00\xfb", 4)), "//4A+w==");
   EXPECT_EQ(base64_encode(std::string(3000, 'a')).size(), 4000u);
   EXPECT_EQ(base64_encode(std::string(3000, 'a')).substr(3996), "YWFh");
+}
+
+// Every byte value in every position of the 3-byte group, and every tail length, against
+// OpenSSL's encoder.
+TEST(Base64, MatchesOpenSslOnEveryByteAndLength) {
+  std::string bytes;
+  for (int i = 0; i < 3 * 256 + 2; ++i) bytes += static_cast<char>((i * 7 + i / 256) & 0xFF);
+  for (std::size_t n = 0; n <= bytes.size(); n += (n < 16 ? 1 : 61)) {
+    const std::string_view in(bytes.data(), n);
+    std::string want((n + 2) / 3 * 4 + 1, '\0');
+    const int len =
+        EVP_EncodeBlock(reinterpret_cast<unsigned char*>(want.data()),
+                        reinterpret_cast<const unsigned char*>(in.data()), static_cast<int>(n));
+    want.resize(static_cast<std::size_t>(len));
+    ASSERT_EQ(base64_encode(in), want) << "length " << n;
+  }
 }
 
 }  // namespace

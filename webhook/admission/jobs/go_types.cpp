@@ -114,7 +114,7 @@ class Checker {
           mismatch(go_json_kind(v), type);
           return;
         }
-        for (const auto& [_, e] : v.items()) {
+        for (const auto& [_, e] : v.get_ref<const json::object_t&>()) {
           if (fatal_) return;
           visit(e, *type.elem);
         }
@@ -148,7 +148,8 @@ class Checker {
       mismatch(go_json_kind(v), type);
       return;
     }
-    for (const auto& [key, child] : v.items()) {
+    // The members themselves, not items(): its proxy builds strings for every step.
+    for (const auto& [key, child] : v.get_ref<const json::object_t&>()) {
       if (fatal_) return;
       const GoField* f = type.field(key);
       if (f == nullptr) continue;  // unknown fields are ignored
