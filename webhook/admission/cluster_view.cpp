@@ -28,11 +28,26 @@ std::vector<QueuePtr> StaticClusterView::list_queues() const {
   return out;
 }
 
+namespace {
+
+// spec.parent when it is a string, else empty. Read by plain lookups: this runs for every queue
+// on every queue review, and a json_pointer is parsed anew at each use.
+std::string_view parent_of(const nlohmann::json& queue) {
+  if (!queue.is_object()) return {};
+  auto spec = queue.find("spec");
+  if (spec == queue.end() || !spec->is_object()) return {};
+  auto parent = spec->find("parent");
+  if (parent == spec->end() || !parent->is_string()) return {};
+  return parent->get_ref<const std::string&>();
+}
+
+}  // namespace
+
 std::vector<QueuePtr> StaticClusterView::child_queues(std::string_view parent) const {
   std::vector<QueuePtr> out;
   if (parent.empty()) return out;
   for (const auto& [_, q] : queues_) {
-    if (q->value("/spec/parent"_json_pointer, "") == parent) out.push_back(q);
+    if (parent_of(*q) == parent) out.push_back(q);
   }
   return out;
 }

@@ -63,6 +63,12 @@ TEST(StaticClusterView, MissingQueueHasVolcanoListerMessage) {
   view.add_queue({{"metadata", {{"name", "child"}}}, {"spec", {{"parent", "p"}}}});
   EXPECT_EQ(view.child_queues("p").size(), 1u);
   EXPECT_TRUE(view.child_queues("").empty());
+  // A parent that is no string, or a spec that is no object, makes no child (and no exception).
+  view.add_queue({{"metadata", {{"name", "odd"}}}, {"spec", {{"parent", 7}}}});
+  view.add_queue({{"metadata", {{"name", "odder"}}}, {"spec", "p"}});
+  view.add_queue({{"metadata", {{"name", "other"}}}, {"spec", {{"parent", "q"}}}});
+  EXPECT_EQ(view.child_queues("p").size(), 1u);
+  EXPECT_EQ(view.child_queues("q").size(), 1u);
 }
 
 }  // namespace

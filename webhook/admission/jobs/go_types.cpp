@@ -177,14 +177,26 @@ std::optional<std::string> check_go_types(const json& value, const GoType& type)
 }
 
 std::size_t json_depth(const json& value) {
-  std::size_t deepest = 0;
-  std::vector<std::pair<const json*, std::size_t>> stack{{&value, 1}};
+  // Only containers go on the stack, and their members are read straight from the map or
+  // vector: this runs over every job review, and nlohmann's generic iterator was most of it.
+  std::size_t deepest = 1;
+  std::vector<std::pair<const json*, std::size_t>> stack;
+  auto reach = [&](const json& child, std::size_t depth) {
+    if (child.is_structured()) {
+      stack.emplace_back(&child, depth);
+    } else if (depth > deepest) {
+      deepest = depth;
+    }
+  };
+  reach(value, 1);
   while (!stack.empty()) {
-    auto [v, depth] = stack.back();
+    const auto [v, depth] = stack.back();
     stack.pop_back();
     if (depth > deepest) deepest = depth;
-    if (v->is_structured()) {
-      for (const auto& child : *v) stack.emplace_back(&child, depth + 1);
+    if (v->is_object()) {
+      for (const auto& [_, child] : v->get_ref<const json::object_t&>()) reach(child, depth + 1);
+    } else {
+      for (const auto& child : v->get_ref<const json::array_t&>()) reach(child, depth + 1);
     }
   }
   return deepest;

@@ -117,6 +117,16 @@ TEST(GoTypes, DurationsAreParsedLikeGo) {
             "time: invalid duration \"99999999999999999999h\"");
 }
 
+TEST(GoTypes, DepthCountsScalarsAndEmptyContainersAsOneLevel) {
+  EXPECT_EQ(json_depth(json(5)), 1u);
+  EXPECT_EQ(json_depth(json::object()), 1u);
+  EXPECT_EQ(json_depth(json::array()), 1u);
+  EXPECT_EQ(json_depth(json{{"a", 1}}), 2u);
+  EXPECT_EQ(json_depth(json{{"a", json::array()}}), 2u);
+  EXPECT_EQ(json_depth(json::parse(R"({"a":[1,{"b":[[]]}],"c":{"d":"x"}})")), 5u);
+  EXPECT_EQ(json_depth(json::parse(R"([[], [[3]], {}])")), 4u);
+}
+
 TEST(GoTypes, DepthIsMeasuredWithoutRecursion) {
   json deep = json::array();
   json* cur = &deep;
