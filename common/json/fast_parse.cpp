@@ -8,22 +8,12 @@
 #include <system_error>
 #include <utility>
 
+#include "common/json/plain_run.h"
+
 namespace vc::fastjson {
 namespace {
 
 using nlohmann::json;
-
-// Bytes a string run can copy as they are: printable ASCII except the quote and the backslash.
-// Everything else ends the run: the closing quote, an escape, or a byte the fast path leaves to
-// nlohmann (control characters are invalid JSON; non-ASCII needs UTF-8 validation).
-constexpr std::array<bool, 256> plain_string_bytes() {
-  std::array<bool, 256> t{};
-  for (int c = 0x20; c < 0x80; ++c) t[static_cast<std::size_t>(c)] = true;
-  t['"'] = false;
-  t['\\'] = false;
-  return t;
-}
-constexpr std::array<bool, 256> kPlain = plain_string_bytes();
 
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -84,12 +74,10 @@ class Parser {
         return object(out, depth + 1, filter);
       case '[':
         return array(out, depth + 1, filter);
-      case '"': {
-        std::string s;
-        if (!string(s)) return false;
-        out = std::move(s);
-        return true;
-      }
+      case '"':
+        // Decoded straight into the value's own string: no temporary to move and destroy.
+        out = json::value_t::string;
+        return string(out.get_ref<std::string&>());
       case 't':
         if (!literal("true")) return false;
         out = true;
@@ -154,11 +142,12 @@ class Parser {
         if (!sub) return skip(depth);
         if (sub->keeps_all()) sub = nullptr;
       }
-      json member;
-      if (!value(member, depth, sub)) return false;
-      // nlohmann (and Go) keep the last of duplicated keys.
-      members.insert_or_assign(key, std::move(member));
-      return true;
+      // Parsed in place, in the map's node. nlohmann (and Go) keep the last of duplicated keys:
+      // a repeated key's earlier value is dropped first. (An end() hint for keys that arrive
+      // sorted cost more than it saved: struct fields come in declaration order.)
+      auto [it, added] = members.try_emplace(key);
+      if (!added) it->second = nullptr;
+      return value(it->second, depth, sub);
     });
   }
 
@@ -201,8 +190,11 @@ class Parser {
   bool string(std::string& out) {
     ++p_;  // '"'
     for (;;) {
+      // A run of printable ASCII but the quote and the backslash; what ends it is the closing
+      // quote, an escape, or a byte the fast path leaves to nlohmann (control characters are
+      // invalid JSON; non-ASCII needs UTF-8 validation).
       const char* run = p_;
-      while (p_ != end_ && kPlain[static_cast<unsigned char>(*p_)]) ++p_;
+      p_ = plain_run_end<false>(p_, end_);
       out.append(run, static_cast<std::size_t>(p_ - run));
       if (p_ == end_) return false;
       const char c = *p_++;

@@ -5,22 +5,12 @@
 #include <string_view>
 
 #include "common/api/utf8.h"
+#include "common/json/plain_run.h"
 
 namespace vc::webhook {
 namespace {
 
 using nlohmann::json;
-
-// Bytes a string can be copied through in runs of: printable ASCII but '"', '\\' and the
-// HTML-significant <, > and &. The rest is escaped, or (bytes >= 0x80) checked as UTF-8.
-constexpr auto kPlain = [] {
-  struct Table {
-    bool v[256];
-  } t{};
-  for (int c = 0x20; c < 0x80; ++c) t.v[c] = true;
-  for (unsigned char c : {'"', '\\', '<', '>', '&'}) t.v[c] = false;
-  return t;
-}();
 
 // False, having written part of it, when s is not valid UTF-8 (nlohmann's replacement of bad
 // bytes is its own: go_json() then starts over on go_json_via_dump()).
@@ -29,8 +19,11 @@ bool write_string(std::string& out, std::string_view s) {
   out += '"';
   std::size_t i = 0;
   while (i < s.size()) {
+    // Copied in runs of printable ASCII but '"', '\\' and the HTML-significant <, > and &.
+    // The rest is escaped, or (bytes >= 0x80) checked as UTF-8.
     const std::size_t run = i;
-    while (i < s.size() && kPlain.v[static_cast<unsigned char>(s[i])]) ++i;
+    i = static_cast<std::size_t>(fastjson::plain_run_end<true>(s.data() + i, s.data() + s.size()) -
+                                 s.data());
     out.append(s.data() + run, i - run);
     if (i == s.size()) break;
     const auto c = static_cast<unsigned char>(s[i]);
