@@ -97,7 +97,8 @@ class Parser {
 
   // The members of an object (close '}') or the elements of an array (close ']'), at the opening
   // bracket: each key goes to `key` (objects only), then item() parses the value after it.
-  template <class Item>
+  // kKeepKeys false (a skipped object): keys are checked but not decoded anywhere.
+  template <bool kKeepKeys = true, class Item>
   bool items(char close, int depth, std::string& key, Item&& item) {
     if (depth > kMaxFastDepth) return false;
     ++p_;
@@ -110,7 +111,7 @@ class Parser {
       if (close == '}') {
         if (p_ == end_ || *p_ != '"') return false;
         key.clear();
-        if (!string(key)) return false;
+        if (!string_impl<kKeepKeys>(key)) return false;
         skip_ws();
         if (p_ == end_ || *p_ != ':') return false;
         ++p_;
@@ -169,10 +170,10 @@ class Parser {
     switch (*p_) {
       case '{':
       case '[':
-        return items(*p_ == '{' ? '}' : ']', depth + 1, scratch_, [&] { return skip(depth + 1); });
+        return items<false>(*p_ == '{' ? '}' : ']', depth + 1, scratch_,
+                            [&] { return skip(depth + 1); });
       case '"':
-        scratch_.clear();
-        return string(scratch_);
+        return string_impl<false>(scratch_);
       case 't':
         return literal("true");
       case 'f':
@@ -187,7 +188,12 @@ class Parser {
   }
 
   // At the opening quote; appends the decoded string to out.
-  bool string(std::string& out) {
+  bool string(std::string& out) { return string_impl<true>(out); }
+
+  // kKeep false (a skipped value): the string is checked exactly as when kept, and out is left
+  // alone. Most of a pod's text is skipped by the informers' filters; copying it showed.
+  template <bool kKeep>
+  bool string_impl(std::string& out) {
     ++p_;  // '"'
     for (;;) {
       // A run of printable ASCII but the quote and the backslash; what ends it is the closing
@@ -195,7 +201,7 @@ class Parser {
       // invalid JSON; non-ASCII needs UTF-8 validation).
       const char* run = p_;
       p_ = plain_run_end<false>(p_, end_);
-      out.append(run, static_cast<std::size_t>(p_ - run));
+      if constexpr (kKeep) out.append(run, static_cast<std::size_t>(p_ - run));
       if (p_ == end_) return false;
       const char c = *p_++;
       if (c == '"') return true;
@@ -203,28 +209,28 @@ class Parser {
       if (p_ == end_) return false;
       switch (*p_++) {
         case '"':
-          out += '"';
+          if constexpr (kKeep) out += '"';
           break;
         case '\\':
-          out += '\\';
+          if constexpr (kKeep) out += '\\';
           break;
         case '/':
-          out += '/';
+          if constexpr (kKeep) out += '/';
           break;
         case 'b':
-          out += '\b';
+          if constexpr (kKeep) out += '\b';
           break;
         case 'f':
-          out += '\f';
+          if constexpr (kKeep) out += '\f';
           break;
         case 'n':
-          out += '\n';
+          if constexpr (kKeep) out += '\n';
           break;
         case 'r':
-          out += '\r';
+          if constexpr (kKeep) out += '\r';
           break;
         case 't':
-          out += '\t';
+          if constexpr (kKeep) out += '\t';
           break;
         case 'u': {
           std::uint32_t cp = 0;
@@ -238,7 +244,7 @@ class Parser {
           } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
             return false;
           }
-          append_utf8(out, cp);
+          if constexpr (kKeep) append_utf8(out, cp);
           break;
         }
         default:
