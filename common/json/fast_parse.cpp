@@ -1,6 +1,5 @@
 #include "common/json/fast_parse.h"
 
-#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -163,8 +162,8 @@ class Parser {
     });
   }
 
-  // Checks one value exactly as value() would, building nothing (a dropped member). Keys and
-  // strings land in scratch_, which nothing reads, so nested levels may share it.
+  // Checks one value exactly as value() would, building nothing (a dropped member): keys and
+  // strings are checked without being copied anywhere.
   bool skip(int depth) {
     if (p_ == end_) return false;
     switch (*p_) {
@@ -316,7 +315,7 @@ class Parser {
   const char* p_;
   const char* end_;
   std::string_view drop_;
-  std::string scratch_;  // strings of dropped members, decoded only to be checked
+  std::string scratch_;  // the string argument of items()/string_impl() when they keep nothing
 };
 
 }  // namespace

@@ -28,11 +28,9 @@ std::vector<QueuePtr> StaticClusterView::list_queues() const {
   return out;
 }
 
-namespace {
-
-// spec.parent when it is a string, else empty. Read by plain lookups: this runs for every queue
-// on every queue review, and a json_pointer is parsed anew at each use.
-std::string_view parent_of(const nlohmann::json& queue) {
+// Read by plain lookups: the static view runs this for every queue on every queue review it
+// answers (check, tests, the review benchmark), and a json_pointer is parsed anew at each use.
+std::string_view queue_parent(const nlohmann::json& queue) {
   if (!queue.is_object()) return {};
   auto spec = queue.find("spec");
   if (spec == queue.end() || !spec->is_object()) return {};
@@ -41,13 +39,11 @@ std::string_view parent_of(const nlohmann::json& queue) {
   return parent->get_ref<const std::string&>();
 }
 
-}  // namespace
-
 std::vector<QueuePtr> StaticClusterView::child_queues(std::string_view parent) const {
   std::vector<QueuePtr> out;
   if (parent.empty()) return out;
   for (const auto& [_, q] : queues_) {
-    if (parent_of(*q) == parent) out.push_back(q);
+    if (queue_parent(*q) == parent) out.push_back(q);
   }
   return out;
 }

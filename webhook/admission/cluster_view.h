@@ -20,6 +20,9 @@ namespace vc::webhook {
 
 using QueuePtr = std::shared_ptr<const nlohmann::json>;
 
+// A Queue's spec.parent when it is a string, else empty: the key of the "queueParent" index.
+std::string_view queue_parent(const nlohmann::json& queue);
+
 class ClusterView {
  public:
   virtual ~ClusterView() = default;

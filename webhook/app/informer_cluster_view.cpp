@@ -28,12 +28,8 @@ void add_queue_parent_index(kube::cache::Informer& queues) {
     std::vector<std::string> out;
     const auto* queue = dynamic_cast<const JsonObject*>(&object);
     if (!queue) return out;
-    const auto spec = queue->json.find("spec");
-    if (spec == queue->json.end() || !spec->is_object()) return out;
-    const auto parent = spec->find("parent");
-    if (parent != spec->end() && parent->is_string() &&
-        !parent->get_ref<const std::string&>().empty()) {
-      out.push_back(parent->get<std::string>());
+    if (const auto parent = queue_parent(queue->json); !parent.empty()) {
+      out.emplace_back(parent);
     }
     return out;
   });
