@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/api/base64.h"
 #include "common/api/expected.h"
 #include "webhook/admission/review.h"
 
@@ -43,7 +44,6 @@ api::Expected<AdmissionRequest> decode_review(std::string_view body);
 // in an admit function.
 std::string encode_review(std::string_view uid, const AdmissionResponse& response);
 
-// Standard base64 with padding (RFC 4648 §4), as Go's []byte fields are encoded.
-std::string base64_encode(std::string_view bytes);
+using api::base64_encode;  // common/api/base64.h
 
 }  // namespace vc::webhook::server

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/api/base64.h"
 #include "common/api/expected.h"
 
 namespace vc::controllers::job::plugins {
@@ -20,7 +21,6 @@ struct SshKeyPair {
 // A fresh RSA key of this size; the error names the OpenSSL step that failed.
 api::Expected<SshKeyPair> generate_ssh_key_pair(int bits = 2048);
 
-// Standard base64 with padding, no line breaks (Secret data, the authorized-keys blob).
-std::string base64_encode(std::string_view bytes);
+using api::base64_encode;  // common/api/base64.h: Secret data, the authorized-keys blob
 
 }  // namespace vc::controllers::job::plugins
