@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "common/api/time.h"
+#include "common/json/release.h"
 #include "common/kube/resource.h"
 #include "common/log/log.h"
 #include "controllers/job/derive/min_resources.h"
@@ -494,6 +495,9 @@ std::string JobSyncer::create_pods(const Job& job, const std::vector<PodToCreate
       }
     }
   });
+  // Freed without their destructors' heap stack (common/json/release.h).
+  for (auto& entry : pods) fastjson::release(entry.second);
+  for (auto& entry : templates) fastjson::release(entry.second);
   if (!errors.empty()) {
     event(job, true, "FailedCreate", "Error creating pods: " + go_error_list(errors));
     return "failed to create " + std::to_string(errors.size()) + " pods of " +
