@@ -12,7 +12,8 @@
 namespace vc::webhook::jobs::detail {
 namespace {
 
-void validate_ports(const json& container, const FieldPath& path, FieldErrorList& errs) {
+void validate_ports(const json& container, bool host_network, const FieldPath& path,
+                    FieldErrorList& errs) {
   const json& ports = child_at(container, "ports");
   if (!ports.is_array()) return;
   std::set<std::string> names;
@@ -38,13 +39,13 @@ void validate_ports(const json& container, const FieldPath& path, FieldErrorList
         errs.add(invalid(p.child("containerPort"), BadValue::number(container_port), m));
       }
     }
-    const auto host_port = int_at(port, "hostPort");
-    if (host_port != 0) {
-      for (const auto& m : port_number_errors(host_port)) {
-        errs.add(invalid(p.child("hostPort"), BadValue::number(host_port), m));
+    const auto host = host_port(port, host_network);
+    if (host != 0) {
+      for (const auto& m : port_number_errors(host)) {
+        errs.add(invalid(p.child("hostPort"), BadValue::number(host), m));
       }
     }
-    const std::string protocol = str_at(port, "protocol");
+    const std::string protocol = port_protocol(port);
     if (protocol.empty()) {
       errs.add(required(p.child("protocol"), ""));
     } else if (protocol != "TCP" && protocol != "UDP" && protocol != "SCTP") {
@@ -89,8 +90,8 @@ void validate_mounts(const json& container, const VolumeNames& volumes, const Fi
   }
 }
 
-void validate_common(const json& c, const VolumeNames& volumes, const FieldPath& path,
-                     FieldErrorList& errs) {
+void validate_common(const json& c, const VolumeNames& volumes, bool host_network,
+                     const FieldPath& path, FieldErrorList& errs) {
   const std::string name = str_at(c, "name");
   if (name.empty()) {
     errs.add(required(path.child("name"), ""));
@@ -100,17 +101,17 @@ void validate_common(const json& c, const VolumeNames& volumes, const FieldPath&
     }
   }
   if (str_at(c, "image").empty()) errs.add(required(path.child("image"), ""));
-  const std::string tmp = str_at(c, "terminationMessagePolicy");
+  const std::string tmp = termination_message_policy(c);
   if (tmp.empty()) {
     errs.add(required(path.child("terminationMessagePolicy"), ""));
   } else if (tmp != "File" && tmp != "FallbackToLogsOnError") {
     errs.add(not_supported(path.child("terminationMessagePolicy"), BadValue::json_value(tmp),
                            {"File", "FallbackToLogsOnError"}));
   }
-  validate_ports(c, path.child("ports"), errs);
+  validate_ports(c, host_network, path.child("ports"), errs);
   validate_env(c, path.child("env"), errs);
   validate_mounts(c, volumes, path.child("volumeMounts"), errs);
-  const std::string pull = str_at(c, "imagePullPolicy");
+  const std::string pull = image_pull_policy(c);
   if (pull.empty()) {
     errs.add(required(path.child("imagePullPolicy"), ""));
   } else if (pull != "Always" && pull != "IfNotPresent" && pull != "Never") {
@@ -121,8 +122,8 @@ void validate_common(const json& c, const VolumeNames& volumes, const FieldPath&
 }
 
 // AccumulateUniqueHostPorts over `containers`, reporting "<protocol>/<hostIP>/<port>" clashes.
-void check_host_ports(const json& containers, std::size_t only, const FieldPath& path,
-                      FieldErrorList& errs) {
+void check_host_ports(const json& containers, std::size_t only, bool host_network,
+                      const FieldPath& path, FieldErrorList& errs) {
   std::set<std::string> seen;
   for (std::size_t ci = 0; ci < containers.size(); ++ci) {
     if (only != std::string::npos && ci != only) continue;
@@ -131,10 +132,10 @@ void check_host_ports(const json& containers, std::size_t only, const FieldPath&
     // For a single init container Kubernetes indexes its list of one: always [0].
     const std::size_t shown = only == std::string::npos ? ci : 0;
     for (std::size_t pi = 0; pi < ports.size(); ++pi) {
-      const auto port = int_at(ports[pi], "hostPort");
+      const auto port = host_port(ports[pi], host_network);
       if (port == 0) continue;
-      const std::string key = str_at(ports[pi], "protocol") + "/" + str_at(ports[pi], "hostIP") +
-                              "/" + std::to_string(port);
+      const std::string key =
+          port_protocol(ports[pi]) + "/" + str_at(ports[pi], "hostIP") + "/" + std::to_string(port);
       if (!seen.insert(key).second) {
         errs.add(duplicate(path.index(shown).child("ports").index(pi).child("hostPort"),
                            BadValue::str(key)));
@@ -152,24 +153,26 @@ void validate_containers(const json& spec, const VolumeNames& volumes, const Fie
     errs.add(required(path, ""));
     return;
   }
+  const bool host_network = bool_at(spec, "hostNetwork");
   std::set<std::string> names;
   for (std::size_t i = 0; i < containers.size(); ++i) {
     const json& c = containers[i];
     const FieldPath p = path.index(i);
-    validate_common(c, volumes, p, errs);
+    validate_common(c, volumes, host_network, p, errs);
     const std::string name = str_at(c, "name");
     if (!names.insert(name).second) errs.add(duplicate(p.child("name"), BadValue::str(name)));
     if (!child_at(c, "restartPolicy").is_null()) {
       errs.add(forbidden(p.child("restartPolicy"), "may not be set for non-init containers"));
     }
   }
-  check_host_ports(containers, std::string::npos, path, errs);
+  check_host_ports(containers, std::string::npos, host_network, path, errs);
 }
 
 void validate_init_containers(const json& spec, const VolumeNames& volumes, const FieldPath& path,
                               FieldErrorList& errs) {
   const json& inits = child_at(spec, "initContainers");
   if (!inits.is_array()) return;
+  const bool host_network = bool_at(spec, "hostNetwork");
   std::set<std::string> names;
   const json& containers = child_at(spec, "containers");
   if (containers.is_array()) {
@@ -178,7 +181,7 @@ void validate_init_containers(const json& spec, const VolumeNames& volumes, cons
   for (std::size_t i = 0; i < inits.size(); ++i) {
     const json& c = inits[i];
     const FieldPath p = path.index(i);
-    validate_common(c, volumes, p, errs);
+    validate_common(c, volumes, host_network, p, errs);
     bool restart_always = false;
     const json& restart = child_at(c, "restartPolicy");
     if (restart.is_string()) {
@@ -194,7 +197,7 @@ void validate_init_containers(const json& spec, const VolumeNames& volumes, cons
     } else if (!name.empty()) {
       names.insert(name);
     }
-    check_host_ports(inits, i, path, errs);
+    check_host_ports(inits, i, host_network, path, errs);
     if (!restart_always) {
       for (const char* key : {"lifecycle", "livenessProbe", "readinessProbe", "startupProbe"}) {
         if (!child_at(c, key).is_null()) {

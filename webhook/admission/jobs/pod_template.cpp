@@ -6,7 +6,6 @@
 
 #include "common/api/label_validation.h"
 #include "common/api/quantity.h"
-#include "common/json/release.h"
 #include "webhook/admission/jobs/k8s_names.h"
 #include "webhook/admission/jobs/pod_validation_internal.h"
 
@@ -18,16 +17,6 @@ namespace {
 
 constexpr std::int64_t kAnnotationSizeLimit = 256 * 1024;
 
-// imagePullPolicy defaulting: Always for ":latest" or an untagged image, else IfNotPresent.
-std::string default_pull_policy(const std::string& image) {
-  const auto slash = image.rfind('/');
-  const std::string last = slash == std::string::npos ? image : image.substr(slash + 1);
-  if (last.find('@') != std::string::npos) return "IfNotPresent";
-  const auto colon = last.rfind(':');
-  if (colon == std::string::npos || last.substr(colon + 1) == "latest") return "Always";
-  return "IfNotPresent";
-}
-
 void default_containers(json& spec, const char* key, bool host_network) {
   if (!spec.contains(key) || !spec[key].is_array()) return;
   for (auto& c : spec[key]) {
@@ -37,7 +26,7 @@ void default_containers(json& spec, const char* key, bool host_network) {
     }
     if (str_at(c, "terminationMessagePolicy").empty()) c["terminationMessagePolicy"] = "File";
     if (str_at(c, "imagePullPolicy").empty()) {
-      c["imagePullPolicy"] = default_pull_policy(str_at(c, "image"));
+      c["imagePullPolicy"] = detail::default_pull_policy(str_at(c, "image"));
     }
     if (!c.contains("ports") || !c["ports"].is_array()) continue;
     for (auto& p : c["ports"]) {
@@ -160,9 +149,12 @@ void validate_host_network_ports(const json& spec, const FieldPath& path, FieldE
   }
 }
 
+// unset: the value v1 defaulting gives the field when it is unset, or null for none.
 void validate_enum(const json& spec, const char* key, const FieldPath& path,
-                   const std::vector<std::string>& valid, FieldErrorList& errs) {
-  const std::string v = str_at(spec, key);
+                   const std::vector<std::string>& valid, FieldErrorList& errs,
+                   const char* unset = nullptr) {
+  std::string v = str_at(spec, key);
+  if (v.empty() && unset) v = unset;
   if (v.empty()) {
     errs.add(required(path.child(key), ""));
   } else if (std::find(valid.begin(), valid.end(), v) == valid.end()) {
@@ -237,9 +229,8 @@ void validate_spec_fields(const json& spec, const FieldPath& path, FieldErrorLis
 
 void validate_pod_spec(const json& spec, const FieldPath& path, bool pod_level_resources,
                        FieldErrorList& errs) {
-  if (!child_at(spec, "terminationGracePeriodSeconds").is_number()) {
-    errs.add(required(path.child("terminationGracePeriodSeconds"), ""));
-  }
+  // terminationGracePeriodSeconds is never missing here: defaulting sets 30 when it is not a
+  // number, so Kubernetes' "Required value" for it cannot occur.
   detail::VolumeNames volumes;
   validate_volumes(spec, path.child("volumes"), volumes, errs);
   detail::validate_containers(spec, volumes, path.child("containers"), errs);
@@ -254,9 +245,10 @@ void validate_pod_spec(const json& spec, const FieldPath& path, bool pod_level_r
     detail::validate_pod_resource_consistency(spec, rp, errs);
   }
   validate_host_network_ports(spec, path, errs);
-  validate_enum(spec, "restartPolicy", path, {"Always", "OnFailure", "Never"}, errs);
+  validate_enum(spec, "restartPolicy", path, {"Always", "OnFailure", "Never"}, errs, "Always");
   validate_enum(spec, "dnsPolicy", path,
-                {"ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"}, errs);
+                {"ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"}, errs,
+                "ClusterFirst");
   detail::validate_labels(child_at(spec, "nodeSelector"), path.child("nodeSelector"), errs);
   validate_dns_config(spec, path, errs);
   validate_scheduling_gates(spec, path.child("schedulingGates"), errs);
@@ -293,6 +285,35 @@ std::string topology_policy_problem(const TaskSpec& task, std::size_t index) {
 }  // namespace
 
 namespace detail {
+
+std::string termination_message_policy(const json& container) {
+  std::string v = str_at(container, "terminationMessagePolicy");
+  return v.empty() ? "File" : v;
+}
+
+std::string image_pull_policy(const json& container) {
+  std::string v = str_at(container, "imagePullPolicy");
+  return v.empty() ? default_pull_policy(str_at(container, "image")) : v;
+}
+
+std::string default_pull_policy(const std::string& image) {
+  const auto slash = image.rfind('/');
+  const std::string last = slash == std::string::npos ? image : image.substr(slash + 1);
+  if (last.find('@') != std::string::npos) return "IfNotPresent";
+  const auto colon = last.rfind(':');
+  if (colon == std::string::npos || last.substr(colon + 1) == "latest") return "Always";
+  return "IfNotPresent";
+}
+
+std::string port_protocol(const json& port) {
+  std::string v = str_at(port, "protocol");
+  return v.empty() ? "TCP" : v;
+}
+
+std::int64_t host_port(const json& port, bool host_network) {
+  const std::int64_t v = int_at(port, "hostPort");
+  return v == 0 && host_network ? int_at(port, "containerPort") : v;
+}
 
 void validate_labels(const json& labels, const FieldPath& path, FieldErrorList& errs) {
   if (!labels.is_object()) return;
@@ -351,11 +372,8 @@ FieldErrorList validate_pod_template(const json& template_, const std::string& n
 
 std::string validate_task_template(const TaskSpec& task, std::size_t index, const std::string& ns,
                                    const AdmissionOptions& options) {
-  json defaulted = default_pod_template(*task.template_);
   const FieldErrorList errs =
-      validate_pod_template(defaulted, task.name, ns, options.pod_level_resources);
-  // The copy is a whole pod template per task: freed the cheaper way (release.h).
-  fastjson::release(defaulted);
+      validate_pod_template(*task.template_, task.name, ns, options.pod_level_resources);
   if (!errs.empty()) {
     std::string msg = "spec.task[" + std::to_string(index) + "].";
     for (const auto& e : errs.errors()) msg += e.message() + ". ";

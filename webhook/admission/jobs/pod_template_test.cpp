@@ -2,6 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+#include <string>
+#include <vector>
+
+#include "webhook/admission/jobs/pod_validation_internal.h"
+
 namespace vc::webhook::jobs {
 namespace {
 
@@ -249,6 +255,88 @@ TEST(PodTemplate, TopologyPolicyNeedsWholeCpus) {
   from_limits["spec"]["initContainers"] = json::array({ctr({{"name", "i"}})});
   EXPECT_EQ(problems(from_limits, true, "best-effort"),
             "the cpu request isn't  an integer in spec.task[0] container[1].");
+}
+
+TEST(PodTemplate, PullPolicyDefaultFollowsTheImageTag) {
+  EXPECT_EQ(detail::default_pull_policy("busybox"), "Always");
+  EXPECT_EQ(detail::default_pull_policy("busybox:latest"), "Always");
+  EXPECT_EQ(detail::default_pull_policy("busybox:1.36"), "IfNotPresent");
+  EXPECT_EQ(detail::default_pull_policy("registry.local:5000/ray"), "Always");  // a port, no tag
+  EXPECT_EQ(detail::default_pull_policy("registry.local:5000/ray:2.9"), "IfNotPresent");
+  EXPECT_EQ(detail::default_pull_policy("ray@sha256:abc"), "IfNotPresent");
+  EXPECT_EQ(detail::default_pull_policy(""), "Always");
+  // Read through by validation: an unset policy is valid, a set one is checked as given.
+  EXPECT_EQ(detail::image_pull_policy(ctr()), "Always");
+  EXPECT_EQ(detail::image_pull_policy(ctr({{"imagePullPolicy", "Never"}})), "Never");
+}
+
+// validate_pod_template reads defaulted fields through their defaults instead of validating a
+// defaulted copy: on templates that set, leave out, empty or mistype every field defaulting
+// touches, it must say exactly what validating default_pod_template's copy says.
+TEST(PodTemplate, ReadsDefaultsLikeValidatingADefaultedCopy) {
+  std::mt19937 rng(20261201);
+  auto pick = [&](std::initializer_list<json> options) {
+    std::vector<json> v(options);
+    return v[std::uniform_int_distribution<std::size_t>(0, v.size() - 1)(rng)];
+  };
+  const json kUnset = "\x01unset";  // marker: leave the member out
+  auto set = [&](json& obj, const char* key, const json& value) {
+    if (value != kUnset) obj[key] = value;
+  };
+  auto port = [&] {
+    if (std::uniform_int_distribution<int>(0, 9)(rng) == 0) return json("not a port");
+    json p = json::object();
+    set(p, "containerPort", pick({kUnset, 0, 80, 8080, 70000, "80"}));
+    set(p, "hostPort", pick({kUnset, 0, 80, 8080, 9090, 70000, -1}));
+    set(p, "protocol", pick({kUnset, "", "TCP", "UDP", "SCTP", "HTTP", 6}));
+    set(p, "hostIP", pick({kUnset, "", "10.0.0.1"}));
+    set(p, "name", pick({kUnset, "http", "metrics"}));
+    return p;
+  };
+  auto container = [&](const char* name) {
+    if (std::uniform_int_distribution<int>(0, 14)(rng) == 0) return json(7);
+    json c = json::object();
+    set(c, "name", pick({kUnset, name, "dup"}));
+    set(c, "image",
+        pick({kUnset, "", "busybox", "busybox:latest", "busybox:1.36", "registry.local:5000/ray",
+              "ray@sha256:abc", "a/b:latest"}));
+    set(c, "terminationMessagePolicy",
+        pick({kUnset, "", "File", "FallbackToLogsOnError", "Nope", 1}));
+    set(c, "terminationMessagePath", pick({kUnset, "", "/tmp/log"}));
+    set(c, "imagePullPolicy", pick({kUnset, "", "Always", "IfNotPresent", "Never", "Sometimes"}));
+    set(c, "restartPolicy", pick({kUnset, kUnset, "Always", "OnFailure"}));
+    const int ports = std::uniform_int_distribution<int>(-1, 3)(rng);
+    if (ports == -1) {
+      c["ports"] = "none";
+    } else if (ports > 0) {
+      for (int i = 0; i < ports; ++i) c["ports"].push_back(port());
+    }
+    return c;
+  };
+  for (int round = 0; round < 3000; ++round) {
+    json spec = json::object();
+    set(spec, "dnsPolicy", pick({kUnset, "", "ClusterFirst", "Default", "None", "Cluster", 3}));
+    set(spec, "restartPolicy", pick({kUnset, "", "Always", "Never", "Sometimes", false}));
+    set(spec, "terminationGracePeriodSeconds", pick({kUnset, 30, 0, "30", 2.5}));
+    set(spec, "hostNetwork", pick({kUnset, true, false, "true"}));
+    const int containers = std::uniform_int_distribution<int>(0, 3)(rng);
+    for (int i = 0; i < containers; ++i) spec["containers"].push_back(container("main"));
+    const int inits = std::uniform_int_distribution<int>(0, 2)(rng);
+    for (int i = 0; i < inits; ++i) spec["initContainers"].push_back(container("init"));
+    json t = {{"spec", spec}};
+    if (round % 100 == 0) t["spec"] = "not a spec";
+    if (round % 250 == 0) t = json::array();
+
+    auto messages = [](const FieldErrorList& errs) {
+      std::vector<std::string> out;
+      for (const auto& e : errs.errors()) out.push_back(e.message());
+      return out;
+    };
+    const auto in_place = messages(validate_pod_template(t, "worker", "ns1", true));
+    const auto on_copy =
+        messages(validate_pod_template(default_pod_template(t), "worker", "ns1", true));
+    ASSERT_EQ(in_place, on_copy) << "template: " << t.dump();
+  }
 }
 
 }  // namespace
