@@ -42,6 +42,13 @@ std::vector<Endpoint> with_live_options(std::vector<Endpoint> endpoints,
       const auto options = live->current();  // held for the whole review
       return admit(request, view, *options);
     };
+    if (!endpoint.admit_consuming) continue;
+    endpoint.admit_consuming = [admit = std::move(endpoint.admit_consuming), live](
+                                   AdmissionRequest& request, const ClusterView& view,
+                                   const AdmissionOptions& /*as built*/) {
+      const auto options = live->current();
+      return admit(request, view, *options);
+    };
   }
   return endpoints;
 }

@@ -57,6 +57,22 @@ TEST(Endpoints, AdmitFunctionsReadTheLiveOptions) {
   live->set_pod_admission_config(std::make_shared<const PodAdmissionConfig>(config));
   wrapped[0].admit(AdmissionRequest{}, view, stale);
   EXPECT_EQ(seen, (std::vector<int>{-1, 2}));
+  EXPECT_FALSE(wrapped[0].admit_consuming);  // none given, none made up
+
+  // An endpoint's consuming variant is wrapped the same way.
+  seen.clear();
+  probe.admit_consuming = [&](AdmissionRequest&, const ClusterView&,
+                              const AdmissionOptions& options) {
+    seen.push_back(options.pod_admission_config
+                       ? static_cast<int>(options.pod_admission_config->resource_groups.size())
+                       : -1);
+    return AdmissionResponse{};
+  };
+  wrapped = with_live_options({probe}, live);
+  AdmissionRequest request;
+  ASSERT_TRUE(wrapped[0].admit_consuming);
+  wrapped[0].admit_consuming(request, view, stale);
+  EXPECT_EQ(seen, (std::vector<int>{2}));
 }
 
 TEST(Endpoints, WebhookConfigurationNamesFollowHelm) {

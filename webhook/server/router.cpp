@@ -131,7 +131,11 @@ HttpResponse Router::review(const Route& route, const HttpRequest& request) cons
   // Admit functions are pure code over untrusted objects: a bug in one (an exception) must cost
   // one request, not the process.
   try {
-    response = route.endpoint.admit(req, *view_, *options_);
+    // req is this call's own: an endpoint that can take members out of it instead of copying
+    // them does.
+    response = route.endpoint.admit_consuming
+                   ? route.endpoint.admit_consuming(req, *view_, *options_)
+                   : route.endpoint.admit(req, *view_, *options_);
     body = encode_review(req.uid, response);
   } catch (const std::exception& e) {
     failure = e.what();

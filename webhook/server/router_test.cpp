@@ -50,6 +50,22 @@ TEST_F(RouterTest, ExactPathGetsTheReviewAndQueryIsIgnored) {
   EXPECT_EQ(post(router, "/rt", body).status, 404);
 }
 
+TEST_F(RouterTest, ConsumingAdmitIsPreferredAndGetsTheDecodedRequest) {
+  Endpoint endpoint{"/rt/consume", true,
+                    [](const AdmissionRequest&, const ClusterView&, const AdmissionOptions&) {
+                      return AdmissionResponse::deny("the copying variant was called");
+                    }};
+  endpoint.admit_consuming = [](AdmissionRequest& r, const ClusterView&, const AdmissionOptions&) {
+    EXPECT_EQ(r.operation, "CREATE");
+    return AdmissionResponse::allow();
+  };
+  const Router router = make({std::move(endpoint)});
+  const HttpResponse r = post(router, "/rt/consume", review_body("u2", R"("operation":"CREATE")"));
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.body, R"({"kind":"AdmissionReview","apiVersion":"admission.k8s.io/v1",)"
+                    R"("response":{"uid":"u2","allowed":true}})");
+}
+
 TEST_F(RouterTest, UnknownPathGetsGoNotFound) {
   const Router router = make({});
   const HttpResponse r = post(router, "/nope", review_body("u"));

@@ -6,7 +6,7 @@ namespace vc::webhook::jobs {
 
 std::vector<Endpoint> endpoints() {
   return {
-      {"/jobs/mutate", true, admit_jobs_mutate},
+      {"/jobs/mutate", true, admit_jobs_mutate, admit_jobs_mutate_consuming},
       {"/jobs/validate", false, admit_jobs_validate},
       {"/cronjobs/validate", false, admit_cronjobs_validate},
       {"/jobflows/validate", false, admit_jobflows_validate},

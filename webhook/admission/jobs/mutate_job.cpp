@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <string>
 
+#include "common/json/release.h"
+
 namespace vc::webhook::jobs {
 namespace {
 
@@ -66,7 +68,8 @@ json plugins_with_implied(const json& plugins) {
 
 }  // namespace
 
-json job_default_patch(const json& job_object, const Job& job, const AdmissionOptions& options) {
+json job_default_patch(const json& job_object, json tasks, const Job& job,
+                       const AdmissionOptions& options) {
   json patch = json::array();
   const JobSpec& spec = job.spec;
   if (spec.queue.empty()) patch.push_back(op("add", "/spec/queue", "default"));
@@ -76,16 +79,15 @@ json job_default_patch(const json& job_object, const Job& job, const AdmissionOp
   if (spec.max_retry == 0) patch.push_back(op("add", "/spec/maxRetry", kDefaultMaxRetry));
 
   const json& spec_json = child_at(job_object, "spec");
-  const json& tasks_json = child_at(spec_json, "tasks");
   std::int64_t total_min_available = 0;
-  if (tasks_json.is_array() && !tasks_json.empty()) {
-    json tasks = tasks_json;
+  if (tasks.is_array() && !tasks.empty()) {
     bool changed = false;
     for (std::size_t i = 0; i < spec.tasks.size() && i < tasks.size(); ++i) {
       total_min_available += default_task(tasks[i], spec.tasks[i], i, changed);
     }
     if (changed) patch.push_back(op("replace", "/spec/tasks", std::move(tasks)));
   }
+  fastjson::release(tasks);  // what the patch did not take (release.h)
   if (spec.min_available == 0) {
     patch.push_back(op("add", "/spec/minAvailable", wrap32(total_min_available)));
   }
@@ -96,17 +98,43 @@ json job_default_patch(const json& job_object, const Job& job, const AdmissionOp
   return patch;
 }
 
-AdmissionResponse admit_jobs_mutate(const AdmissionRequest& request, const ClusterView&,
-                                    const AdmissionOptions& options) {
+namespace {
+
+// Both entry points: take_tasks() gives spec.tasks (a copy, or the member moved out), called
+// once the request has passed the checks.
+template <class TakeTasks>
+AdmissionResponse mutate(const AdmissionRequest& request, const AdmissionOptions& options,
+                         TakeTasks take_tasks) {
   if (auto err = check_resource(request, kJobsResource)) return AdmissionResponse::deny(*err);
   auto job = decode_job(request.object);
   if (!job) return AdmissionResponse::deny(job.error());
   if (request.operation != "CREATE") {
     return AdmissionResponse::deny("expect operation to be 'CREATE' ");
   }
-  json patch = job_default_patch(request.object, *job, options);
+  json patch = job_default_patch(request.object, take_tasks(), *job, options);
   if (patch.empty()) return AdmissionResponse::allow();
   return AdmissionResponse::mutate(std::move(patch));
+}
+
+}  // namespace
+
+AdmissionResponse admit_jobs_mutate(const AdmissionRequest& request, const ClusterView&,
+                                    const AdmissionOptions& options) {
+  return mutate(request, options,
+                [&] { return json(child_at(child_at(request.object, "spec"), "tasks")); });
+}
+
+AdmissionResponse admit_jobs_mutate_consuming(AdmissionRequest& request, const ClusterView&,
+                                              const AdmissionOptions& options) {
+  return mutate(request, options, [&] {
+    // Moving a JSON array hands over its element storage: the task views decode_job made keep
+    // pointing at the same elements.
+    json tasks;
+    if (auto spec = request.object.find("spec"); spec != request.object.end()) {
+      if (auto t = spec->find("tasks"); t != spec->end()) tasks = std::move(*t);
+    }
+    return tasks;
+  });
 }
 
 }  // namespace vc::webhook::jobs
