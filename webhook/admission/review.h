@@ -29,6 +29,9 @@ struct AdmissionRequest {
   json old_object;        // null when absent (CREATE)
   bool dry_run = false;
   json user_info;
+  // True when the decoder has already refused documents nested deeper than Go accepts (10000
+  // levels, review_codec.h), so an admit function need not measure object and old_object again.
+  bool nesting_bounded = false;
 };
 
 struct AdmissionResponse {

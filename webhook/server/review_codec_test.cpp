@@ -142,6 +142,17 @@ TEST(DecodeReview, NestingBeyondTheFastParserButWithinTheLimitIsDecoded) {
   ASSERT_TRUE(decoded.ok()) << decoded.error().substr(0, 200);
   EXPECT_EQ(decoded->uid, "u");
   EXPECT_TRUE(decoded->object["spec"]["x"].is_array());
+  // The admit functions then skip their own depth scan (AdmissionRequest::nesting_bounded).
+  EXPECT_TRUE(decoded->nesting_bounded);
+  EXPECT_FALSE(AdmissionRequest{}.nesting_bounded);
+}
+
+TEST(DecodeReview, AnObjectTooDeepForGoNeverReachesTheAdmitFunctions) {
+  // An object 9999 levels deep, within Go's limit on its own, puts the review beyond it: what
+  // nesting_bounded promises the admit functions holds with room to spare.
+  const std::string object = std::string(9998, '[') + std::string(9998, ']');
+  const std::string review = R"({"request":{"uid":"u","object":{"x":)" + object + "}}}";
+  EXPECT_EQ(error_of(review), "invalid JSON: exceeded max depth of 10000");
 }
 
 TEST(DecodeReview, BracketsInsideStringsDoNotCountAsNesting) {

@@ -63,7 +63,7 @@ std::string job_flow_problems(const json& job_flow) {
 AdmissionResponse admit_jobflows_validate(const AdmissionRequest& request, const ClusterView&,
                                           const AdmissionOptions&) {
   if (auto err = check_resource(request, kJobFlowsResource)) return AdmissionResponse::deny(*err);
-  auto flow = checked_object(request.object, schema::job_flow());
+  auto flow = checked_object(request.object, schema::job_flow(), request.nesting_bounded);
   if (!flow) return AdmissionResponse::deny(flow.error());
   if (request.operation != "CREATE" && request.operation != "UPDATE") {
     return AdmissionResponse::deny("expect operation to be 'CREATE' or 'UPDATE'");

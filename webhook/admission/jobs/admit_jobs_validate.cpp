@@ -9,7 +9,7 @@ namespace vc::webhook::jobs {
 AdmissionResponse admit_jobs_validate(const AdmissionRequest& request, const ClusterView& cluster,
                                       const AdmissionOptions& options) {
   if (auto err = check_resource(request, kJobsResource)) return AdmissionResponse::deny(*err);
-  auto job = decode_job(request.object);
+  auto job = decode_job(request.object, request.nesting_bounded);
   if (!job) return AdmissionResponse::deny(job.error());
 
   if (request.operation == "CREATE") {
@@ -24,7 +24,7 @@ AdmissionResponse admit_jobs_validate(const AdmissionRequest& request, const Clu
     return response;
   }
   if (request.operation == "UPDATE") {
-    auto old_job = decode_job(request.old_object);
+    auto old_job = decode_job(request.old_object, request.nesting_bounded);
     if (!old_job) return AdmissionResponse::deny(old_job.error());
     std::string msg = validate_job_update(*job, *old_job, request.object, request.old_object);
     return msg.empty() ? AdmissionResponse::allow() : AdmissionResponse::deny(std::move(msg));

@@ -95,13 +95,16 @@ std::optional<std::string> check_resource(const AdmissionRequest& request,
 // Decodes object JSON as Volcano does: null or absent is an all-zero object; a type mismatch
 // or an object nested deeper than Go accepts is an error with Go's message. The result points
 // at `object` itself (or at a static empty object), never a copy: a job review is parsed once
-// and must not be duplicated per check. It lives as long as `object`.
-api::Expected<const json*> checked_object(const json& object, const GoType& type);
+// and must not be duplicated per check. It lives as long as `object`. nesting_bounded: the
+// caller's decoder has refused deeper documents already (AdmissionRequest::nesting_bounded), so
+// the depth is not measured again.
+api::Expected<const json*> checked_object(const json& object, const GoType& type,
+                                          bool nesting_bounded = false);
 
 // check + typed view of a Job.
-api::Expected<Job> decode_job(const json& object);
+api::Expected<Job> decode_job(const json& object, bool nesting_bounded = false);
 // The Job's templates point into `object`: a temporary would leave them dangling.
-api::Expected<Job> decode_job(json&& object) = delete;
+api::Expected<Job> decode_job(json&& object, bool nesting_bounded = false) = delete;
 
 // Reading helpers for JSON already checked against the Go types: a missing field, null or a
 // value of another type reads as the zero value.

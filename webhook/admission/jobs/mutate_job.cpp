@@ -106,7 +106,7 @@ template <class TakeTasks>
 AdmissionResponse mutate(const AdmissionRequest& request, const AdmissionOptions& options,
                          TakeTasks take_tasks) {
   if (auto err = check_resource(request, kJobsResource)) return AdmissionResponse::deny(*err);
-  auto job = decode_job(request.object);
+  auto job = decode_job(request.object, request.nesting_bounded);
   if (!job) return AdmissionResponse::deny(job.error());
   if (request.operation != "CREATE") {
     return AdmissionResponse::deny("expect operation to be 'CREATE' ");
