@@ -1,6 +1,7 @@
 #include "webhook/admission/field_error.h"
 
 #include <charconv>
+#include <cstring>
 #include <set>
 
 #include <fmt/format.h>
@@ -9,35 +10,59 @@ namespace vc::webhook {
 
 namespace {
 
-// One allocation per path: the admit rules build a path for every field they look at, and
-// most are never printed.
-std::string joined(std::string_view base, std::string_view a, std::string_view b,
-                   std::string_view c = {}) {
-  std::string out;
-  out.reserve(base.size() + a.size() + b.size() + c.size());
-  out.append(base).append(a).append(b).append(c);
-  return out;
-}
-
 // NewPath("") renders as "[]" once it has children (the root is printed as an empty index).
-std::string_view shown(const std::string& text) {
-  return text.empty() ? std::string_view("[]") : std::string_view(text);
+std::string_view shown(std::string_view text) {
+  return text.empty() ? std::string_view("[]") : text;
 }
 
 }  // namespace
 
+void FieldPath::assign(std::string_view base, std::string_view a, std::string_view b,
+                       std::string_view c) {
+  size_ = base.size() + a.size() + b.size() + c.size();
+  char* out = inline_;
+  if (size_ > kInline) {
+    heap_.resize(size_);
+    out = heap_.data();
+  } else {
+    heap_.clear();
+  }
+  for (std::string_view part : {base, a, b, c}) {
+    if (!part.empty()) std::memcpy(out, part.data(), part.size());
+    out += part.size();
+  }
+}
+
+FieldPath& FieldPath::operator=(const FieldPath& other) {
+  if (this != &other) {
+    if (other.size_ > kInline) {
+      heap_ = other.heap_;
+      size_ = other.size_;
+    } else {
+      assign(other.view(), {}, {}, {});
+    }
+  }
+  return *this;
+}
+
 FieldPath FieldPath::child(std::string_view name) const {
-  return FieldPath(joined(shown(text_), ".", name));
+  FieldPath out;
+  out.assign(shown(view()), ".", name, {});
+  return out;
 }
 
 FieldPath FieldPath::index(std::size_t i) const {
   char digits[24];
   const auto end = std::to_chars(digits, digits + sizeof digits, i).ptr;
-  return FieldPath(joined(shown(text_), "[", std::string_view(digits, end - digits), "]"));
+  FieldPath out;
+  out.assign(shown(view()), "[", std::string_view(digits, end - digits), "]");
+  return out;
 }
 
 FieldPath FieldPath::key(std::string_view k) const {
-  return FieldPath(joined(shown(text_), "[", k, "]"));
+  FieldPath out;
+  out.assign(shown(view()), "[", k, "]");
+  return out;
 }
 
 BadValue BadValue::str(std::string_view s) {

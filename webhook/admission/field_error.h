@@ -17,16 +17,32 @@ namespace vc::webhook {
 
 // A field path: segments joined with ".", indices as "[i]". FieldPath("") renders as "[]" when
 // it has children, as Kubernetes' NewPath("") does.
+//
+// The admit rules build a path for every field they look at and print few of them: the text
+// lives in the object itself up to kInline bytes (a pod template's deepest paths are about 60),
+// so making one is a copy, not an allocation. Longer paths go to the heap.
 class FieldPath {
  public:
-  explicit FieldPath(std::string root) : text_(std::move(root)) {}
+  explicit FieldPath(std::string_view root) { assign(root, {}, {}, {}); }
+  FieldPath(const FieldPath& other) { assign(other.view(), {}, {}, {}); }
+  FieldPath& operator=(const FieldPath& other);
   FieldPath child(std::string_view name) const;
   FieldPath index(std::size_t i) const;
   FieldPath key(std::string_view k) const;  // "[k]"
-  const std::string& str() const { return text_; }
+  std::string str() const { return std::string(view()); }
+  std::string_view view() const {
+    return size_ <= kInline ? std::string_view(inline_, size_) : std::string_view(heap_);
+  }
 
  private:
-  std::string text_;
+  static constexpr std::size_t kInline = 96;
+  FieldPath() = default;
+  // Sets the text to base + a + b + c (none of which may point into this object).
+  void assign(std::string_view base, std::string_view a, std::string_view b, std::string_view c);
+
+  std::size_t size_ = 0;
+  char inline_[kInline];
+  std::string heap_;  // the text when size_ > kInline
 };
 
 // How a bad value is printed in a field error.

@@ -1,4 +1,8 @@
 #include "webhook/admission/field_error.h"
+
+#include <string>
+#include <vector>
+
 #include "webhook/admission/cluster_view.h"
 
 #include <gtest/gtest.h>
@@ -25,6 +29,32 @@ TEST(FieldError, EmptyRootRendersAsBrackets) {
 
 TEST(FieldError, KeysAndIndexesAppendInBrackets) {
   EXPECT_EQ(FieldPath("m").key("a.b").index(1234567).child("c").str(), "m[a.b][1234567].c");
+}
+
+TEST(FieldError, PathsOfAnyLengthCopyAndAssign) {
+  // Short paths live in the object, long ones on the heap; every way across that line.
+  std::string want = "spec";
+  FieldPath path("spec");
+  std::vector<FieldPath> seen;  // copies of every length
+  for (int i = 0; i < 40; ++i) {
+    path = path.child("segment").index(static_cast<std::size_t>(i));
+    want += ".segment[" + std::to_string(i) + "]";
+    ASSERT_EQ(path.str(), want);
+    ASSERT_EQ(path.view(), want);
+    seen.push_back(path);
+  }
+  EXPECT_GT(want.size(), 400u);
+  FieldPath shortened("x");
+  shortened = seen.back();  // short := long
+  EXPECT_EQ(shortened.str(), want);
+  shortened = FieldPath("y");  // long := short
+  EXPECT_EQ(shortened.str(), "y");
+  const FieldPath& self = shortened;
+  shortened = self;
+  EXPECT_EQ(shortened.str(), "y");
+  EXPECT_EQ(seen.front().str(), "spec.segment[0]");
+  EXPECT_EQ(seen[10].key(std::string(200, 'k')).str(),
+            seen[10].str() + "[" + std::string(200, 'k') + "]");
 }
 
 TEST(FieldError, JsonValuesAreHtmlEscapedLikeGo) {
