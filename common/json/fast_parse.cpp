@@ -131,7 +131,8 @@ class Parser {
   }
 
   bool object(json& out, int depth, const MemberFilter* filter) {
-    out = json::object();
+    // Not json::object(): its initializer-list constructor cost more than building the node.
+    out = json::value_t::object;
     auto& members = out.get_ref<json::object_t&>();
     std::string key;
     return items('}', depth, key, [&] {
@@ -153,7 +154,7 @@ class Parser {
 
   // Arrays are transparent to a filter: it applies to each element.
   bool array(json& out, int depth, const MemberFilter* filter) {
-    out = json::array();
+    out = json::value_t::array;
     auto& elements = out.get_ref<json::array_t&>();
     std::string unused;
     return items(']', depth, unused, [&] {
