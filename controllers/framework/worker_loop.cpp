@@ -74,7 +74,8 @@ Workers run_workers(kube::workqueue::RateLimitingQueue& queue, int n, ReconcileF
   const int count = n < 1 ? 1 : n;
   for (int i = 0; i < count; ++i) {
     workers.state_->threads.emplace_back([&queue, shared, i] {
-      set_thread_name("w" + std::to_string(i) + ":" + shared->second.name);
+      set_thread_name("w" + std::to_string(shared->second.first_index + i) + ":" +
+                      shared->second.name);
       while (process_next(queue, shared->first, shared->second)) {
       }
     });

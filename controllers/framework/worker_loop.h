@@ -65,6 +65,9 @@ struct WorkerOptions {
   std::string name = {};  // for log lines, e.g. "queue-controller"
   int max_requeue = -1;   // < 0 unlimited; 0 drops a key on its first failure
   DropFn on_drop = {};    // optional
+  // Threads are named "w<first_index + i>:<name>" (cut to 15 bytes): a controller that runs one
+  // worker per queue over several queues numbers them on.
+  int first_index = 0;
 };
 
 // Owns the worker threads of one queue.

@@ -1,10 +1,13 @@
 #include "controllers/framework/worker_loop.h"
 
+#include <pthread.h>
+
 #include <atomic>
 #include <condition_variable>
 #include <future>
 #include <map>
 #include <mutex>
+#include <set>
 #include <stdexcept>
 
 #include <gtest/gtest.h>
@@ -54,6 +57,39 @@ class Recorder {
 
 using Calls = std::map<std::string, int>;
 using Drops = std::vector<std::pair<std::string, std::string>>;
+
+TEST(WorkerLoop, ThreadsAreNumberedFromFirstIndex) {
+  RateLimitingQueue queue;
+  queue.add("ns/a");
+  queue.add("ns/b");
+  std::mutex mu;
+  std::condition_variable cv;
+  std::set<std::string> names;
+  WorkerOptions options;
+  options.name = "probe";
+  options.first_index = 3;
+  // Each call notes its thread's name and holds its key until both workers have one, so that
+  // neither can take both keys.
+  Workers workers = run_workers(
+      queue, 2,
+      [&](const std::string&) {
+        char name[16] = {};
+        pthread_getname_np(pthread_self(), name, sizeof name);
+        std::unique_lock lock(mu);
+        names.insert(name);
+        cv.notify_all();
+        cv.wait_for(lock, 5s, [&] { return names.size() >= 2; });
+        return ReconcileResult::ok();
+      },
+      options);
+  {
+    std::unique_lock lock(mu);
+    ASSERT_TRUE(cv.wait_for(lock, 5s, [&] { return names.size() >= 2; }))
+        << "thread names seen: " << names.size();
+  }
+  workers.stop();
+  EXPECT_EQ(names, (std::set<std::string>{"w3:probe", "w4:probe"}));
+}
 
 TEST(WorkerLoop, SuccessForgetsTheKey) {
   RateLimitingQueue queue;

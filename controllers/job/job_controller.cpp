@@ -181,9 +181,10 @@ class JobController : public Controller {
     wo.name = kName;
     wo.max_requeue = options_->max_requeue_num < 0 ? -1 : options_->max_requeue_num;
     wo.on_drop = [this](const std::string& key, const std::string& error) { give_up(key, error); };
-    for (auto& q : shared_->shards) {
+    for (std::size_t i = 0; i < shared_->shards.size(); ++i) {
+      wo.first_index = static_cast<int>(i);  // one thread per shard: w0, w1, ... in top and perf
       workers_.push_back(run_workers(
-          *q, 1, [this](const std::string& key) { return process(key); }, wo));
+          *shared_->shards[i], 1, [this](const std::string& key) { return process(key); }, wo));
     }
     if (commands_) {
       WorkerOptions co;
