@@ -34,14 +34,7 @@ void FieldPath::assign(std::string_view base, std::string_view a, std::string_vi
 }
 
 FieldPath& FieldPath::operator=(const FieldPath& other) {
-  if (this != &other) {
-    if (other.size_ > kInline) {
-      heap_ = other.heap_;
-      size_ = other.size_;
-    } else {
-      assign(other.view(), {}, {}, {});
-    }
-  }
+  if (this != &other) assign(other.view(), {}, {}, {});  // assign reads nothing of *this
   return *this;
 }
 

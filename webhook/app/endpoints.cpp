@@ -33,22 +33,28 @@ api::Expected<std::vector<Endpoint>> select_endpoints(const std::vector<std::str
   return out;
 }
 
+namespace {
+
+// admit, called with the options current when a review starts instead of those it was built
+// with. Request is const AdmissionRequest (AdmitFn) or AdmissionRequest (ConsumingAdmitFn).
+template <class Fn>
+Fn reading_live_options(Fn admit, std::shared_ptr<const LiveOptions> live) {
+  return [admit = std::move(admit), live = std::move(live)](auto& request, const ClusterView& view,
+                                                            const AdmissionOptions& /*as built*/) {
+    const auto options = live->current();  // held for the whole review
+    return admit(request, view, *options);
+  };
+}
+
+}  // namespace
+
 std::vector<Endpoint> with_live_options(std::vector<Endpoint> endpoints,
                                         std::shared_ptr<const LiveOptions> live) {
   for (auto& endpoint : endpoints) {
-    endpoint.admit = [admit = std::move(endpoint.admit), live](
-                         const AdmissionRequest& request, const ClusterView& view,
-                         const AdmissionOptions& /*as built*/) {
-      const auto options = live->current();  // held for the whole review
-      return admit(request, view, *options);
-    };
-    if (!endpoint.admit_consuming) continue;
-    endpoint.admit_consuming = [admit = std::move(endpoint.admit_consuming), live](
-                                   AdmissionRequest& request, const ClusterView& view,
-                                   const AdmissionOptions& /*as built*/) {
-      const auto options = live->current();
-      return admit(request, view, *options);
-    };
+    endpoint.admit = reading_live_options(std::move(endpoint.admit), live);
+    if (endpoint.admit_consuming) {
+      endpoint.admit_consuming = reading_live_options(std::move(endpoint.admit_consuming), live);
+    }
   }
   return endpoints;
 }
