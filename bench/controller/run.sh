@@ -25,6 +25,11 @@
 #   BENCH_BURST        --kube-api-burst of both, and the ceiling client's burst (default 400)
 #   BENCH_WORKERS      --worker-threads of both (default 3)
 #   BENCH_IMPLS        default "ours reference"
+#   BENCH_ROUNDS       measurements of each implementation (default 1). Rounds alternate the
+#                      order (ours first, then reference first, ...); the table shows every
+#                      round and, from 2 rounds on, each figure's median, which the ratios and
+#                      targets then use. On this small shared machine a single run can be off by
+#                      a third; 3 rounds give figures worth keeping.
 #   BENCH_TIMEOUT      seconds each measurement may take, from the first create (default 600)
 #   BENCH_CONCURRENCY  vcbench's concurrent creates, for the jobs and the ceiling (default 64)
 #   BENCH_VERBOSITY    the controllers' -v (default 3, as in the cluster)
@@ -34,8 +39,8 @@
 #   REFERENCE_BIN      Volcano's (default: the cluster's Volcano build)
 #
 # Output: a markdown table on stdout, saved with the raw JSON under
-# .state/bench/controller-<timestamp>/ (results.md, results.json, <impl>.json, ceiling.json,
-# <impl>-samples.tsv, vcbench and cluster logs). Exit status 1 if a measurement failed or timed
+# .state/bench/controller-<timestamp>/ (results.md, results.json, <impl>-r<round>.json,
+# ceiling.json, <impl>-r<round>-samples.tsv, vcbench and cluster logs). Exit status 1 if a measurement failed or timed
 # out or a controller died; missed performance targets are reported as "TARGET MISSED" lines only.
 set -euo pipefail
 source "$(dirname "$0")/../../e2e/cluster/lib.sh"
@@ -46,6 +51,7 @@ QPS=${BENCH_QPS:-200}
 BURST=${BENCH_BURST:-400}
 WORKERS=${BENCH_WORKERS:-3}
 IMPLS=${BENCH_IMPLS:-"ours reference"}
+ROUNDS=${BENCH_ROUNDS:-1}
 TIMEOUT=${BENCH_TIMEOUT:-600}
 CONCURRENCY=${BENCH_CONCURRENCY:-64}
 VERBOSITY=${BENCH_VERBOSITY:-3}
@@ -65,7 +71,7 @@ TARGET_CEILING_RATIO=0.9
 TARGET_RSS_RATIO=0.2
 TARGET_CPU_RATIO=0.33
 
-for v in JOBS TASKS QPS BURST WORKERS TIMEOUT CONCURRENCY NODES; do
+for v in JOBS TASKS QPS BURST WORKERS TIMEOUT CONCURRENCY NODES ROUNDS; do
   [[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "BENCH_$v must be a positive integer (got '${!v}')"
 done
 bin_of() { case $1 in ours) echo "$CONTROLLERS_BIN" ;; reference) echo "$REFERENCE_BIN" ;; esac; }
@@ -228,6 +234,7 @@ sample() {
   echo "commit: $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)"
   echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //') x $(nproc)"
   echo "kernel: $(uname -r)"
+  echo "rounds: $ROUNDS"
   echo "jobs: $JOBS x $TASKS tasks = $PODS pods; controllers: --kube-api-qps=$QPS --kube-api-burst=$BURST --worker-threads=$WORKERS -v=$VERBOSITY"
   echo "vcbench: $CONCURRENCY concurrent creates; $NODES nodes x $PODS_PER_NODE pods; cluster webhook: $(webhook_impl)"
   for impl in $IMPLS; do echo "$impl: $(bin_of "$impl") (identity $(identity_of "$impl"))"; done
@@ -236,8 +243,9 @@ sample() {
 
 # ---------------------------------------------------------------- runs
 failed=false
+# run_impl IMPL ROUND: one measurement; its files are $out/IMPL-rROUND*.
 run_impl() {
-  local impl=$1 ns=vcbench-$1-$stamp pid cpu0 cpu1 hwm rc=0
+  local impl=$1 run=$1-r$2 ns=vcbench-$1-$stamp-r$2 pid cpu0 cpu1 hwm rc=0
   slot_still_ours
   controller=bench-controllers-$impl
   : > "$LOGS/$controller.log"
@@ -260,14 +268,14 @@ run_impl() {
     bash -c '[ "$("$@")" = Open ]' _ "$K8S_BIN/kubectl" --kubeconfig="$ADMIN_KUBECONFIG" \
     get queue "$QUEUE" -o 'jsonpath={.status.state}' || die "queue $QUEUE is not Open"
 
-  sample "$pid" "$out/$impl-samples.tsv" &
+  sample "$pid" "$out/$run-samples.tsv" &
   sampler_pid=$!
-  log "$impl: $JOBS jobs x $TASKS tasks in namespace $ns"
+  log "$impl (round $2/$ROUNDS): $JOBS jobs x $TASKS tasks in namespace $ns"
   cpu0=$(cpu_ticks "$pid")
   # In the background so that Ctrl-C (a trapped signal) interrupts the wait at once.
   vcbench jobs --namespace="$ns" --jobs="$JOBS" --tasks="$TASKS" --queue="$QUEUE" \
     --placement="$PLACEMENT" --concurrency="$CONCURRENCY" --timeout="${TIMEOUT}s" --controller-pid="$pid" \
-    > "$out/$impl.json" 2> >(tee "$out/$impl-vcbench.log" | sed "s/^/  [$impl] /" >&2) &
+    > "$out/$run.json" 2> >(tee "$out/$run-vcbench.log" | sed "s/^/  [$impl] /" >&2) &
   vcbench_pid=$!
   wait "$vcbench_pid" || rc=$?
   vcbench_pid=
@@ -284,18 +292,25 @@ run_impl() {
   sampler_pid=
   if [ "$rc" -ne 0 ]; then
     failed=true
-    log "error: the $impl measurement failed (exit $rc): $(jq -r '.error // "no result"' "$out/$impl.json" 2>/dev/null)"
+    log "error: the $impl measurement failed (exit $rc): $(jq -r '.error // "no result"' "$out/$run.json" 2>/dev/null)"
     tail -n 20 "$LOGS/$controller.log" >&2
   fi
   jq -n --argjson ticks $((cpu1 - cpu0)) --argjson hz "$CLK_TCK" --argjson hwm "$hwm" \
-    '{cpu_s: ($ticks / $hz), peak_rss_kib: $hwm}' > "$out/$impl-proc.json"
+    '{cpu_s: ($ticks / $hz), peak_rss_kib: $hwm}' > "$out/$run-proc.json"
   slot_still_ours
   vcbench delete-namespace --namespace="$ns" --timeout=300s || die "could not delete namespace $ns"
   stop "$controller"
   controller=
 }
 
-for impl in $IMPLS; do run_impl "$impl"; done
+# Odd rounds run the implementations in BENCH_IMPLS order, even rounds in reverse, so that a
+# cluster getting slower over the run weighs on both alike.
+reversed_impls=$(echo "$IMPLS" | tr ' ' '\n' | grep . | tac | tr '\n' ' ')
+for round in $(seq "$ROUNDS"); do
+  order=$IMPLS
+  [ $((round % 2)) -eq 0 ] && order=$reversed_impls
+  for impl in $order; do run_impl "$impl" "$round"; done
+done
 
 slot_still_ours
 ns=vcbench-ceiling-$stamp
@@ -315,19 +330,34 @@ vcbench delete-namespace --namespace="$ns" --timeout=300s || die "could not dele
 echo "loadavg after: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/conditions.txt"
 
 # ---------------------------------------------------------------- report
-# results.json: {impls: {<impl>: vcbench's result + cpu_s + peak_rss_mib}, ceiling: {...}}
+# results.json: {runs: [{impl, round, vcbench's result + cpu_s + peak_rss_mib}],
+# impls: {<impl>: the median of each figure over its rounds, or the first error}, ceiling: {...}}
 # result_of FILE: the JSON object in FILE, or an error object if vcbench left none.
 result_of() { jq -ce 'objects' "$1" 2>/dev/null || echo '{"error": "vcbench left no result"}'; }
 {
-  for impl in $IMPLS; do
-    result_of "$out/$impl.json" | jq -c --arg impl "$impl" --slurpfile proc "$out/$impl-proc.json" \
-      '{($impl): (. + {cpu_s: ($proc[0].cpu_s * 100 | round / 100),
-                      peak_rss_mib: (if $proc[0].peak_rss_kib > 0
-                                     then ($proc[0].peak_rss_kib / 1024 * 10 | round / 10)
-                                     else null end)})}'
+  for round in $(seq "$ROUNDS"); do
+    for impl in $IMPLS; do
+      result_of "$out/$impl-r$round.json" |
+        jq -c --arg impl "$impl" --argjson round "$round" --slurpfile proc "$out/$impl-r$round-proc.json" \
+          '. + {impl: $impl, round: $round, cpu_s: ($proc[0].cpu_s * 100 | round / 100),
+                peak_rss_mib: (if $proc[0].peak_rss_kib > 0
+                               then ($proc[0].peak_rss_kib / 1024 * 10 | round / 10)
+                               else null end)}'
+    done
   done
-} | jq -s --argjson ceiling "$(result_of "$out/ceiling.json")" '{impls: add, ceiling: $ceiling}' \
-  > "$out/results.json"
+} | jq -s --argjson ceiling "$(result_of "$out/ceiling.json")" '
+  def median: sort | if length == 0 then null
+                     elif length % 2 == 1 then .[(length - 1) / 2]
+                     else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+  def figures: "creates_done_s", "all_pods_s", "all_running_s", "pods_per_s",
+               "job_running_p50_s", "job_running_p99_s", "peak_rss_mib", "cpu_s";
+  {runs: .,
+   impls: (group_by(.impl) | map({key: .[0].impl, value:
+     (if any(.[]; .error) then (first(.[] | select(.error)) | {error})
+      else . as $runs | reduce figures as $f ({};
+        .[$f] = ([$runs[][$f] | numbers] | median | if . then (. * 1000 | round / 1000) else . end))
+      end)}) | from_entries),
+   ceiling: $ceiling}' > "$out/results.json"
 
 # value PATH: a field of results.json, "n/a" when missing or null.
 value() { jq -r "($1) // \"n/a\"" "$out/results.json"; }
@@ -345,16 +375,27 @@ report=$out/results.md
   echo
   echo "| impl | all created s | time to all pods s | time to all Running s | pods/s | job create→Running p50 s | p99 s | peak RSS MiB | CPU s | result |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+  # row LABEL PATH: one line of the table for the result at PATH of results.json.
+  row() {
+    echo "| $1 | $(value "$2.creates_done_s") | $(value "$2.all_pods_s") | $(value "$2.all_running_s") | $(value "$2.pods_per_s") |" \
+         "$(value "$2.job_running_p50_s") | $(value "$2.job_running_p99_s") | $(value "$2.peak_rss_mib") |" \
+         "$(value "$2.cpu_s") | $(jq -r "$2 | if .error then \"FAILED: \" + (.error | .[:120]) else \"ok\" end" "$out/results.json") |"
+  }
   for impl in $IMPLS; do
-    i=".impls.\"$impl\""
-    echo "| $impl | $(value "$i.creates_done_s") | $(value "$i.all_pods_s") | $(value "$i.all_running_s") | $(value "$i.pods_per_s") |" \
-         "$(value "$i.job_running_p50_s") | $(value "$i.job_running_p99_s") | $(value "$i.peak_rss_mib") |" \
-         "$(value "$i.cpu_s") | $(jq -r "$i | if .error then \"FAILED: \" + (.error | .[:120]) else \"ok\" end" "$out/results.json") |"
+    if [ "$ROUNDS" -eq 1 ]; then
+      row "$impl" ".impls.\"$impl\""
+    else
+      for round in $(seq "$ROUNDS"); do
+        row "$impl, round $round" "(.runs[] | select(.impl == \"$impl\" and .round == $round))"
+      done
+      row "**$impl, median**" ".impls.\"$impl\""
+    fi
   done
   echo "| ceiling: plain pods, same client limits | $(value .ceiling.creates_done_s) | $(value .ceiling.all_pods_s) | | $(metric ceiling pods_per_s) | | | | |" \
        "$(jq -r '.ceiling | if .error then "FAILED: " + (.error | .[:120]) else "ok" end' "$out/results.json") |"
   if [[ " $IMPLS " == *" ours "* && " $IMPLS " == *" reference "* ]]; then
     echo
+    if [ "$ROUNDS" -gt 1 ]; then echo "Ratios of the medians over $ROUNDS rounds:"; echo; fi
     echo "| pods/s ours/reference | peak RSS ours/reference | CPU s ours/reference | pods/s ours/ceiling |"
     echo "|---:|---:|---:|---:|"
     echo "| $(ratio "$(metric ours pods_per_s)" "$(metric reference pods_per_s)") |" \
@@ -405,7 +446,7 @@ fi
   fi
 } | tee -a "$report"
 echo
-echo "results: $out (results.md, results.json, <impl>.json, ceiling.json, <impl>-samples.tsv);" \
+echo "results: $out (results.md, results.json, <impl>-r<round>.json, ceiling.json, <impl>-r<round>-samples.tsv);" \
      "controller logs: $LOGS/bench-controllers-*.log"
 $failed && exit 1
 exit 0
