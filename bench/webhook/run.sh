@@ -19,6 +19,11 @@
 #   LOAD_BIN           the load generator (default $BUILD_DIR/bench/vc-webhook-load)
 #   BENCH_DURATION     measured seconds per run (default 10); BENCH_WARMUP (default 2)
 #   BENCH_CONCURRENCY  default "1 8 64"; BENCH_IMPLS default "reference ours"
+#   BENCH_ROUNDS       measurements of each implementation at each concurrency (default 1).
+#                      Even rounds run the implementations in reverse order; from 2 rounds on the
+#                      table adds each figure's median (errors: the sum), which the ratios and
+#                      targets then use. Each round starts fresh servers. Run to run, a cell
+#                      varies by about 15 % on this VM.
 #   BENCH_VERBOSITY    the servers' -v (default 3, as in the cluster)
 #   BENCH_OURS_FLAGS   extra flags for ours only, e.g. "--webhook-threads=1" (default none)
 #   BENCH_NICE         nice value for both servers and the load generator (default 0). On a
@@ -41,6 +46,8 @@ DURATION=${BENCH_DURATION:-10}
 WARMUP=${BENCH_WARMUP:-2}
 CONCURRENCIES=${BENCH_CONCURRENCY:-"1 8 64"}
 IMPLS=${BENCH_IMPLS:-"reference ours"}
+ROUNDS=${BENCH_ROUNDS:-1}
+[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "BENCH_ROUNDS must be a positive integer (got '$ROUNDS')"
 VERBOSITY=${BENCH_VERBOSITY:-3}
 read -ra OURS_FLAGS <<< "${BENCH_OURS_FLAGS:-}"
 NICE=${BENCH_NICE:-0}
@@ -157,10 +164,10 @@ mkdir -p "$out"
   echo "commit: $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)"
   echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //') x $cores"
   echo "kernel: $(uname -r)"
-  echo "duration: ${DURATION}s, warm-up: ${WARMUP}s, concurrency: $CONCURRENCIES"
+  echo "duration: ${DURATION}s, warm-up: ${WARMUP}s, concurrency: $CONCURRENCIES, rounds: $ROUNDS"
   echo "server core: $SERVER_CORE, load generator core: $LOAD_CORE, server -v=$VERBOSITY, nice $NICE"
   for impl in $IMPLS; do
-    echo "$impl: $(bin_of "$impl") $(extra_flags_of "$impl" | tr '\n' ' ')(pid $(server_pid "$impl"))"
+    echo "$impl: $(bin_of "$impl") $(extra_flags_of "$impl" | tr '\n' ' ')(round 1 pid $(server_pid "$impl"))"
   done
   echo "load: $LOAD_BIN"
   echo "loadavg before: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -170,25 +177,38 @@ mkdir -p "$out"
 failed=false
 body_args=()
 for b in "${BODIES[@]}"; do body_args+=(--body "$b"); done
-for c in $CONCURRENCIES; do
-  for impl in $IMPLS; do
-    pid=$(server_pid "$impl")
-    log "$impl: concurrency $c, ${DURATION}s (+${WARMUP}s warm-up)"
-    # In the background so that Ctrl-C (a trapped signal) interrupts the wait at once.
-    setsid -w "${prio[@]}" taskset -c "$LOAD_CORE" "$LOAD_BIN" --url "https://127.0.0.1:$(port_of "$impl")" \
-      --cacert "$PKI/ca.crt" "${body_args[@]}" --concurrency "$c" --threads 1 \
-      --duration "$DURATION" --warmup "$WARMUP" --server-pid "$pid" --server-core "$SERVER_CORE" \
-      > "$out/$impl-c$c.json" 2> "$out/$impl-c$c.err" < /dev/null &
-    load_pid=$!
-    rc=0
-    wait "$load_pid" || rc=$?
-    load_pid=
-    if [ -s "$out/$impl-c$c.err" ]; then sed "s/^/  [$impl c=$c] /" "$out/$impl-c$c.err" >&2; fi
-    if [ "$rc" -ne 0 ]; then
-      failed=true
-      [ -s "$out/$impl-c$c.json" ] || die "the load generator failed (exit $rc) against $impl"
-    fi
-    kill -0 "$pid" 2>/dev/null || { failed=true; die "$impl server (pid $pid) died; see $LOGS/bench-$impl.log"; }
+reversed_impls=$(echo "$IMPLS" | tr ' ' '\n' | grep . | tac | tr '\n' ' ')
+for round in $(seq "$ROUNDS"); do
+  order=$IMPLS
+  [ $((round % 2)) -eq 0 ] && order=$reversed_impls
+  if [ "$round" -gt 1 ]; then
+    # Fresh servers for each round: a process keeps memory from its last round's 64 connections,
+    # and the peak RSS of a round at concurrency 1 would show that instead of its own.
+    for impl in "${servers[@]}"; do stop "bench-$impl"; done
+    servers=()
+    for impl in $IMPLS; do start_server "$impl"; done
+  fi
+  for c in $CONCURRENCIES; do
+    for impl in $order; do
+      pid=$(server_pid "$impl")
+      run=$impl-c$c-r$round
+      log "$impl: concurrency $c, ${DURATION}s (+${WARMUP}s warm-up), round $round/$ROUNDS"
+      # In the background so that Ctrl-C (a trapped signal) interrupts the wait at once.
+      setsid -w "${prio[@]}" taskset -c "$LOAD_CORE" "$LOAD_BIN" --url "https://127.0.0.1:$(port_of "$impl")" \
+        --cacert "$PKI/ca.crt" "${body_args[@]}" --concurrency "$c" --threads 1 \
+        --duration "$DURATION" --warmup "$WARMUP" --server-pid "$pid" --server-core "$SERVER_CORE" \
+        > "$out/$run.json" 2> "$out/$run.err" < /dev/null &
+      load_pid=$!
+      rc=0
+      wait "$load_pid" || rc=$?
+      load_pid=
+      if [ -s "$out/$run.err" ]; then sed "s/^/  [$impl c=$c r=$round] /" "$out/$run.err" >&2; fi
+      if [ "$rc" -ne 0 ]; then
+        failed=true
+        [ -s "$out/$run.json" ] || die "the load generator failed (exit $rc) against $impl"
+      fi
+      kill -0 "$pid" 2>/dev/null || { failed=true; die "$impl server (pid $pid) died; see $LOGS/bench-$impl.log"; }
+    done
   done
 done
 echo "loadavg after: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/conditions.txt"
@@ -196,23 +216,45 @@ for impl in "${servers[@]}"; do stop "bench-$impl"; done
 servers=()
 
 # ---------------------------------------------------------------- report
-# One TSV row per run: impl c rps p50 p99 errors cpu_s cpu_us_per_review rss_mib client% others%
-# wait%
-row() {
-  jq -r --arg impl "$1" '
+# results.json: {runs: [{impl, concurrency, round, figures}], medians: [{impl, concurrency,
+# figures}]}, where figures are what the table shows (null where not measured) and a median's
+# errors are the sum over its rounds.
+for f in "$out"/*-c*-r*.json; do
+  b=$(basename "$f" .json)
+  jq -c --arg impl "${b%%-c*}" --argjson round "${b##*-r}" '
     def r1: . * 10 | round / 10;
     (.server.cpu_s // null) as $cpu
-    | [$impl, .concurrency, .reviews_per_s, .p50_us, .p99_us, (.errors + .warmup_errors),
-       ($cpu // "n/a"),
-       (if $cpu != null and .requests > 0 then ($cpu * 1e6 / .requests | r1) else "n/a" end),
-       (if .server.peak_rss_kib then (.server.peak_rss_kib / 1024 | r1) else "n/a" end),
-       (.client_cpu_s / .duration_s * 100 | round),
-       (if .server.core_busy_s != null and $cpu != null and .server.core_elapsed_s > 0
-        then ([(.server.core_busy_s - $cpu) / .server.core_elapsed_s * 100, 0] | max | round)
-        else "n/a" end),
-       (if .server.run_queue_wait_s != null
-        then (.server.run_queue_wait_s / .duration_s * 100 | round) else "n/a" end)]
-    | @tsv' "$out/$1-c$2.json"
+    | {impl: $impl, concurrency, round: $round, rps: .reviews_per_s, p50_us, p99_us,
+       errors: (.errors + .warmup_errors), cpu_s: $cpu,
+       cpu_us_per_review: (if $cpu != null and .requests > 0 then ($cpu * 1e6 / .requests | r1) else null end),
+       rss_mib: (if .server.peak_rss_kib then (.server.peak_rss_kib / 1024 | r1) else null end),
+       client_pct: (.client_cpu_s / .duration_s * 100 | round),
+       others_pct: (if .server.core_busy_s != null and $cpu != null and .server.core_elapsed_s > 0
+                    then ([(.server.core_busy_s - $cpu) / .server.core_elapsed_s * 100, 0] | max | round)
+                    else null end),
+       wait_pct: (if .server.run_queue_wait_s != null
+                  then (.server.run_queue_wait_s / .duration_s * 100 | round) else null end)}' "$f"
+done | jq -s '
+  def median: sort | if length == 0 then null
+                     elif length % 2 == 1 then .[(length - 1) / 2]
+                     else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+  {runs: ., medians: (group_by([.impl, .concurrency]) | map(. as $rs
+    | reduce ("rps", "p50_us", "p99_us", "cpu_s", "cpu_us_per_review", "rss_mib", "client_pct",
+              "others_pct", "wait_pct") as $k
+        ({impl: $rs[0].impl, concurrency: $rs[0].concurrency, errors: (map(.errors) | add)};
+         .[$k] = ([$rs[][$k] | numbers] | median
+                  | if . == null then . elif $k == "cpu_s" then (. * 100 | round / 100)
+                    else (. * 10 | round / 10) end))))}' \
+  > "$out/results.json"
+
+# row IMPL C [ROUND]: one TSV row (impl c rps p50 p99 errors cpu_s cpu_us_per_review rss_mib
+# client% others% wait%) of a round, or without ROUND of the medians ("n/a" where not measured).
+row() {
+  local sel=".medians[]"
+  [ $# -ge 3 ] && sel=".runs[] | select(.round == $3)"
+  jq -r --arg impl "$1" --argjson c "$2" "$sel"' | select(.impl == $impl and .concurrency == $c)
+    | [.impl, .concurrency, .rps, .p50_us, .p99_us, .errors, .cpu_s, .cpu_us_per_review, .rss_mib,
+       .client_pct, .others_pct, .wait_pct] | map(. // "n/a") | @tsv' "$out/results.json"
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "n/a" || b == "n/a" || b + 0 == 0) print "n/a"; else printf "%.2f", a / b }'; }
 
@@ -222,13 +264,20 @@ report=$out/table.md
   echo
   echo "| impl | concurrency | reviews/s | p50 us | p99 us | errors | CPU s | CPU us/review | peak RSS MiB | load gen CPU % | others on server core % | server waiting for CPU % |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  cells() { awk -F'\t' -v label="$1" '{ printf "| %s |", label; for (i = 2; i <= NF; i++) printf " %s |", $i; print "" }'; }
   for c in $CONCURRENCIES; do
     for impl in $IMPLS; do
-      row "$impl" "$c" | awk -F'\t' '{ printf "| %s |", $1; for (i = 2; i <= NF; i++) printf " %s |", $i; print "" }'
+      if [ "$ROUNDS" -eq 1 ]; then
+        row "$impl" "$c" | cells "$impl"
+      else
+        for round in $(seq "$ROUNDS"); do row "$impl" "$c" "$round" | cells "$impl, round $round"; done
+        row "$impl" "$c" | cells "**$impl, median**"
+      fi
     done
   done
   if [[ " $IMPLS " == *" ours "* && " $IMPLS " == *" reference "* ]]; then
     echo
+    if [ "$ROUNDS" -gt 1 ]; then echo "Ratios of the medians over $ROUNDS rounds:"; echo; fi
     echo "| concurrency | reviews/s ours/theirs | p99 ours/theirs | peak RSS ours/theirs | CPU per review ours/theirs |"
     echo "|---:|---:|---:|---:|---:|"
     for c in $CONCURRENCIES; do
@@ -280,6 +329,6 @@ done
   fi
 } | tee -a "$report"
 echo
-echo "results: $out (table.md, <impl>-c<N>.json, conditions.txt); server logs: $LOGS/bench-*.log"
+echo "results: $out (table.md, results.json, <impl>-c<N>-r<round>.json, conditions.txt); server logs: $LOGS/bench-*.log"
 $failed && exit 1
 exit 0
