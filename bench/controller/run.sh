@@ -40,8 +40,9 @@
 #
 # Output: a markdown table on stdout, saved with the raw JSON under
 # .state/bench/controller-<timestamp>/ (results.md, results.json, <impl>-r<round>.json,
-# ceiling.json, <impl>-r<round>-samples.tsv, vcbench and cluster logs). Exit status 1 if a measurement failed or timed
-# out or a controller died; missed performance targets are reported as "TARGET MISSED" lines only.
+# ceiling.json, <impl>-r<round>-samples.tsv, vcbench and cluster logs). Exit status 1 if a
+# measurement failed or timed out or a controller died; missed performance targets are reported
+# as "TARGET MISSED" lines only.
 set -euo pipefail
 source "$(dirname "$0")/../../e2e/cluster/lib.sh"
 
