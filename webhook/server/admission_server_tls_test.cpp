@@ -71,6 +71,27 @@ TEST(AdmissionServerTls, Tls13Works) {
   EXPECT_EQ(reply->status, 200);
 }
 
+TEST(AdmissionServerTls, Tls13PrefersAes128GcmLikeGoAndServesEverySuiteAClientLimitsItTo) {
+  RunningServer server(allow_endpoint());
+  TlsClientOptions o = server.client_options();
+  o.min_version = TLS1_3_VERSION;
+  // OpenSSL's client offers AES-256-GCM first; the server's order decides, as Go's does.
+  o.tls13_suites = "TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256:TLS_AES_128_GCM_SHA256";
+  auto preferred = TlsClient::connect(server.port(), o);
+  ASSERT_TRUE(preferred.ok()) << preferred.error();
+  EXPECT_EQ((*preferred)->cipher(), "TLS_AES_128_GCM_SHA256");
+  for (const char* only :
+       {"TLS_AES_128_GCM_SHA256", "TLS_CHACHA20_POLY1305_SHA256", "TLS_AES_256_GCM_SHA384"}) {
+    o.tls13_suites = only;
+    auto client = TlsClient::connect(server.port(), o);
+    ASSERT_TRUE(client.ok()) << only << ": " << client.error();
+    EXPECT_EQ((*client)->cipher(), only);
+    auto reply = (*client)->post("/test/allow", review_body("u13"));
+    ASSERT_TRUE(reply.ok()) << only << ": " << reply.error();
+    EXPECT_EQ(reply->status, 200) << only;
+  }
+}
+
 TEST(AdmissionServerTls, RsaCertificateServesEcdheRsaWithCaAppended) {
   RunningServer server(allow_endpoint(), {.cert_poll_interval = std::chrono::milliseconds(0)});
   const auto rsa = test::issue_server_cert(server.pki.ca, /*rsa=*/true);

@@ -154,6 +154,7 @@ struct TlsClientOptions {
   int min_version = 0;          // TLS1_2_VERSION, ...; 0 = OpenSSL's default
   int max_version = 0;          // 0 = highest
   std::string tls12_ciphers{};  // "" = OpenSSL's default
+  std::string tls13_suites{};   // "" = OpenSSL's default (AES-256-GCM first)
   std::chrono::seconds io_timeout{10};
 };
 
@@ -183,6 +184,9 @@ class TlsClient {
     if (!o.tls12_ciphers.empty() &&
         SSL_CTX_set_cipher_list(c->ctx_, o.tls12_ciphers.c_str()) != 1) {
       return api::Unexpected{"cipher list: " + openssl_errors()};
+    }
+    if (!o.tls13_suites.empty() && SSL_CTX_set_ciphersuites(c->ctx_, o.tls13_suites.c_str()) != 1) {
+      return api::Unexpected{"TLS 1.3 suites: " + openssl_errors()};
     }
     std::unique_ptr<BIO, decltype(&BIO_free)> bio(
         BIO_new_mem_buf(o.ca_pem.data(), static_cast<int>(o.ca_pem.size())), BIO_free);

@@ -108,6 +108,9 @@ api::Expected<ServingCertificate> make_server_context(std::string_view cert_pem,
   if (SSL_CTX_set_cipher_list(c, kTls12CipherList) != 1) {
     return Unexpected{"cipher list: " + openssl_error()};
   }
+  if (SSL_CTX_set_ciphersuites(c, kTls13Suites) != 1) {
+    return Unexpected{"TLS 1.3 suites: " + openssl_error()};
+  }
   SSL_CTX_set_alpn_select_cb(c, select_alpn, nullptr);
 
   auto cert_bio = memory_bio(cert_pem);
