@@ -45,6 +45,7 @@
 # as "TARGET MISSED" lines only.
 set -euo pipefail
 source "$(dirname "$0")/../../e2e/cluster/lib.sh"
+source "$(dirname "$0")/../rounds.sh"
 
 JOBS=${BENCH_JOBS:-500}
 TASKS=${BENCH_TASKS:-4}
@@ -304,13 +305,8 @@ run_impl() {
   controller=
 }
 
-# Odd rounds run the implementations in BENCH_IMPLS order, even rounds in reverse, so that a
-# cluster getting slower over the run weighs on both alike.
-reversed_impls=$(echo "$IMPLS" | tr ' ' '\n' | grep . | tac | tr '\n' ' ')
 for round in $(seq "$ROUNDS"); do
-  order=$IMPLS
-  [ $((round % 2)) -eq 0 ] && order=$reversed_impls
-  for impl in $order; do run_impl "$impl" "$round"; done
+  for impl in $(round_order "$round" $IMPLS); do run_impl "$impl" "$round"; done
 done
 
 slot_still_ours
@@ -346,10 +342,7 @@ result_of() { jq -ce 'objects' "$1" 2>/dev/null || echo '{"error": "vcbench left
                                else null end)}'
     done
   done
-} | jq -s --argjson ceiling "$(result_of "$out/ceiling.json")" '
-  def median: sort | if length == 0 then null
-                     elif length % 2 == 1 then .[(length - 1) / 2]
-                     else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+} | jq -s --argjson ceiling "$(result_of "$out/ceiling.json")" "$JQ_MEDIAN"'
   def figures: "creates_done_s", "all_pods_s", "all_running_s", "pods_per_s",
                "job_running_p50_s", "job_running_p99_s", "peak_rss_mib", "cpu_s";
   {runs: .,

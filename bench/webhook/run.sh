@@ -41,6 +41,7 @@
 # error) or a server died; missed performance targets are reported as "TARGET MISSED" lines only.
 set -euo pipefail
 source "$(dirname "$0")/../../e2e/cluster/lib.sh"
+source "$(dirname "$0")/../rounds.sh"
 
 DURATION=${BENCH_DURATION:-10}
 WARMUP=${BENCH_WARMUP:-2}
@@ -177,10 +178,7 @@ mkdir -p "$out"
 failed=false
 body_args=()
 for b in "${BODIES[@]}"; do body_args+=(--body "$b"); done
-reversed_impls=$(echo "$IMPLS" | tr ' ' '\n' | grep . | tac | tr '\n' ' ')
 for round in $(seq "$ROUNDS"); do
-  order=$IMPLS
-  [ $((round % 2)) -eq 0 ] && order=$reversed_impls
   if [ "$round" -gt 1 ]; then
     # Fresh servers for each round: a process keeps memory from its last round's 64 connections,
     # and the peak RSS of a round at concurrency 1 would show that instead of its own.
@@ -189,7 +187,7 @@ for round in $(seq "$ROUNDS"); do
     for impl in $IMPLS; do start_server "$impl"; done
   fi
   for c in $CONCURRENCIES; do
-    for impl in $order; do
+    for impl in $(round_order "$round" $IMPLS); do
       pid=$(server_pid "$impl")
       run=$impl-c$c-r$round
       log "$impl: concurrency $c, ${DURATION}s (+${WARMUP}s warm-up), round $round/$ROUNDS"
@@ -234,10 +232,7 @@ for f in "$out"/*-c*-r*.json; do
                     else null end),
        wait_pct: (if .server.run_queue_wait_s != null
                   then (.server.run_queue_wait_s / .duration_s * 100 | round) else null end)}' "$f"
-done | jq -s '
-  def median: sort | if length == 0 then null
-                     elif length % 2 == 1 then .[(length - 1) / 2]
-                     else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+done | jq -s "$JQ_MEDIAN"'
   {runs: ., medians: (group_by([.impl, .concurrency]) | map(. as $rs
     | reduce ("rps", "p50_us", "p99_us", "cpu_s", "cpu_us_per_review", "rss_mib", "client_pct",
               "others_pct", "wait_pct") as $k
