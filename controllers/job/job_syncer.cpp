@@ -401,8 +401,15 @@ std::string JobSyncer::ensure_podgroup(const Job& job) {
   views::PodGroupViewPtr hold;
   const views::PodGroupView* pg = find_podgroup(job, hold);
   if (!pg) {
+    if (!terminating_.may_create(job.namespace_)) return {};
     auto created =
         client_.create(resources::podgroups, job.namespace_, build_podgroup(job, priority_of));
+    if (created.ok()) terminating_.created(job.namespace_);
+    // Being deleted with its namespace: nothing to report or retry (see create_pods).
+    if (!created.ok() && created.error().has_cause(kube::kNamespaceTerminatingCause)) {
+      terminating_.refused(job.namespace_);
+      return {};
+    }
     if (!created.ok() && !created.is(ErrorKind::AlreadyExists)) {
       return created.error().describe();
     }
@@ -438,6 +445,9 @@ void JobSyncer::report_podgroup_pending(const Job& job, const views::PodGroupVie
 std::string JobSyncer::create_pods(const Job& job, const std::vector<PodToCreate>& create,
                                    JobStatus& status) {
   if (create.empty()) return {};
+  // The namespace refused a create lately because it is being deleted: the controller syncs the
+  // job again when that hold ends (creates_held_for).
+  if (!terminating_.may_create(job.namespace_)) return {};
   auto plugins = plugins::make_plugins(job.spec);
   if (!plugins.ok()) return plugins.error();
   std::map<std::string, json> templates;
@@ -472,8 +482,13 @@ std::string JobSyncer::create_pods(const Job& job, const std::vector<PodToCreate
     auto created = client_.create(resources::pods, job.namespace_, pod, kCreatedPodReads);
     if (created.is(ErrorKind::AlreadyExists)) return;
     // The namespace is being deleted, the job with it: every create will be refused, so this is
-    // no failure to report or retry (Kubernetes' ReplicaSet controller does the same).
-    if (!created.ok() && created.error().has_cause(kube::kNamespaceTerminatingCause)) return;
+    // no failure to report or retry (Kubernetes' ReplicaSet controller does the same), and the
+    // syncer holds its creates there for a while.
+    if (!created.ok() && created.error().has_cause(kube::kNamespaceTerminatingCause)) {
+      terminating_.refused(job.namespace_);
+      return;
+    }
+    if (created.ok()) terminating_.created(job.namespace_);
     std::lock_guard lock(mu);
     if (!created.ok()) {
       errors.push_back("failed to create pod " + pod["metadata"]["name"].get<std::string>() +

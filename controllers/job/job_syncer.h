@@ -8,6 +8,7 @@
 // Threads: execute() is called by the job's worker thread; one job is never executed by two
 // threads at once (requests are sharded by job key), different jobs run concurrently.
 
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -22,6 +23,7 @@
 #include "controllers/job/pending_deletes.h"
 #include "controllers/job/state/state_machine.h"
 #include "controllers/job/sync/plan.h"
+#include "controllers/job/terminating_namespaces.h"
 #include "controllers/views/pod_view.h"
 #include "controllers/views/podgroup_view.h"
 
@@ -60,6 +62,13 @@ class JobSyncer {
   // we deleted that the informer still shows without a deletionTimestamp is given one.
   std::vector<views::PodViewPtr> pods_of(const Job& job) const;
 
+  // How much longer this syncer creates nothing in ns, the API server having refused a create
+  // there because ns is being deleted (terminating_namespaces.h); zero when it creates. A job
+  // synced meanwhile may have missed its PodGroup or pods: sync it again after this.
+  TerminatingNamespaces::Clock::duration creates_held_for(const std::string& ns) const {
+    return terminating_.held_for(ns);
+  }
+
  private:
   std::string execute_unguarded(const Job& job, const Operation& op, const KillTarget* target);
   std::string sync_job(const Job& job, StatusRule rule);
@@ -91,6 +100,7 @@ class JobSyncer {
   ParallelPool pool_;  // max_parallel_pod_calls - 1 helpers, shared by every worker
   // Our deletes the informers have not shown yet; mutable: pods_of forgets the caught-up ones.
   mutable PendingDeletes deleted_;
+  TerminatingNamespaces terminating_{std::chrono::seconds(3)};
 };
 
 }  // namespace vc::controllers::job
