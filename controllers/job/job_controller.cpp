@@ -33,6 +33,7 @@
 #include "controllers/job/model/command.h"
 #include "controllers/job/model/job_json.h"
 #include "controllers/job/model/metrics.h"
+#include "controllers/job/pod_event_batch.h"
 #include "controllers/job/request_codec.h"
 #include "controllers/job/state/delayed_actions.h"
 #include "controllers/job/state/pod_events.h"
@@ -51,10 +52,6 @@ using kube::workqueue::RateLimitingQueue;
 using SteadyClock = std::chrono::steady_clock;
 
 constexpr const char* kName = "job-controller";
-// How long a pod event that can only refresh the job's status waits in the queue, so that the
-// transitions of a gang's pods (created, bound, started) arrive before the one sync that writes
-// them. Kubernetes' Job controller batches pod events the same way (syncJobBatchPeriod, 1 s).
-constexpr std::chrono::milliseconds kPodEventBatch{1000};
 
 // A job-level request (no pod, task or command fields).
 Request job_request(const std::string& ns, const std::string& name, const char* ev) {
@@ -83,21 +80,27 @@ struct Shared {
   std::condition_variable timer_cv;
   bool timer_stop = false;
 
+  RateLimitingQueue& shard_for(const Request& req) const {
+    return *shards[shard_of(req.job_key(), static_cast<std::uint32_t>(shards.size()))];
+  }
   // delay <= 0 queues at once (add_after's own rule).
   void enqueue(const Request& req, std::chrono::milliseconds delay = {}) {
-    const auto n = static_cast<std::uint32_t>(shards.size());
-    shards[shard_of(req.job_key(), n)]->add_after(encode_request(req), delay);
+    shard_for(req).add_after(encode_request(req), delay);
   }
   // An informer event's request, as the job's OutOfSync request when that is all processing it
-  // could do (is_plain_sync), so that the queue merges a burst of them into one sync; that plain
-  // sync waits plain_sync_delay (kPodEventBatch for pod events; a PodGroup's admission must not
-  // wait). job: the cached job when the caller has it at hand.
-  void enqueue_event(const Request& req, JobPtr job = nullptr,
-                     std::chrono::milliseconds plain_sync_delay = {}) {
+  // could do (is_plain_sync), so that the queue merges a burst of them into one sync; for a pod
+  // event that plain sync waits pod_event_batch (a PodGroup's admission must not wait). job: the
+  // cached job when the caller has it at hand.
+  void enqueue_event(const Request& req, JobPtr job = nullptr, bool batch_pod_event = false) {
     if (!job) job = job_store->get(req.job_key());
     if (job && is_plain_sync(*job, req)) {
-      return enqueue(job_request(req.namespace_, req.job_name, event::kOutOfSync),
-                     plain_sync_delay);
+      Request plain = job_request(req.namespace_, req.job_name, event::kOutOfSync);
+      std::chrono::milliseconds delay{};
+      if (batch_pod_event) {
+        const RateLimitingQueue& shard = shard_for(plain);
+        delay = pod_event_batch(shard.len() + shard.waiting());
+      }
+      return enqueue(plain, delay);
     }
     enqueue(req);
   }
@@ -257,7 +260,7 @@ class JobController : public Controller {
       PodEvent ev = classify_pod_add(*pod);
       req->event = ev.event;
       req->exit_code = ev.exit_code;
-      s->enqueue_event(*req, nullptr, kPodEventBatch);
+      s->enqueue_event(*req, nullptr, /*batch_pod_event=*/true);
     };
     on_pod.on_update = [weak](const ObjectPtr& old_obj, const ObjectPtr& new_obj) {
       auto s = weak.lock();
@@ -274,7 +277,7 @@ class JobController : public Controller {
       PodEvent ev = classify_pod_update(*old_pod, *pod, job.get(), job_pods);
       req->event = ev.event;
       req->exit_code = ev.exit_code;
-      s->enqueue_event(*req, std::move(job), kPodEventBatch);
+      s->enqueue_event(*req, std::move(job), /*batch_pod_event=*/true);
     };
     on_pod.on_delete = [weak](const ObjectPtr& obj) {
       auto s = weak.lock();
@@ -285,7 +288,7 @@ class JobController : public Controller {
       PodEvent ev = classify_pod_delete(*pod, true);
       req->event = ev.event;
       req->exit_code = ev.exit_code;
-      s->enqueue_event(*req, nullptr, kPodEventBatch);
+      s->enqueue_event(*req, nullptr, /*batch_pod_event=*/true);
     };
     shared_->pods->add_event_handler(std::move(on_pod));
 
