@@ -357,8 +357,10 @@ class JobController : public Controller {
       shared_->delayed.cancel_same_type(req, decision.action);
     }
     // The job's namespace refused a create lately as it is being deleted, so this sync may have
-    // created nothing: look again when the hold ends (the namespace may have been created anew).
-    if (const auto held = syncer_->creates_held_for(job->namespace_); held.count() > 0) {
+    // created nothing: sync again when the hold ends (the namespace may have been created anew).
+    // Only a plain sync is repeated: running another action twice would apply it twice.
+    if (const auto held = syncer_->creates_held_for(job->namespace_);
+        decision.action == action::kSyncJob && held.count() > 0) {
       return ReconcileResult::requeue_after(std::chrono::ceil<std::chrono::milliseconds>(held));
     }
     return ReconcileResult::ok();
