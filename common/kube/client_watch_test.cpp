@@ -284,6 +284,10 @@ TEST_F(WatchTest, APausedWatchReadsWhatArrivedDuringThePauseAtOnce) {
   std::shared_future<Status> done;
   auto s = start_paced_after_a(1000ms, done);
   ASSERT_TRUE(s);
+  // The reader pauses only after it found the socket empty behind "a"; a "b" written the moment
+  // "a" is delivered can beat that check (seen under a loaded parallel test run: "b" was read at
+  // once and the pause came after it). 200 ms into the 1 s pause, the reader is in it.
+  std::this_thread::sleep_for(200ms);
   // Both arrive while the reader pauses after "a"; "c" waits in the socket behind "b".
   s->write_event("ADDED", pod("b", "2"));
   std::this_thread::sleep_for(50ms);
