@@ -4,8 +4,9 @@
 // started) are written together. Kubernetes' Job controller batches pod events for 1 s
 // (syncJobBatchPeriod); Volcano does not batch. A fixed second made a small cluster see its
 // jobs Running about 0.6 s later than with Volcano, while only a busy controller saves writes
-// by waiting that long: 200 ms instead of 1 s at 500 jobs cost 3 % more job status writes and
-// about 10 % more controller CPU; at 20 jobs it made every job Running 0.6 s sooner.
+// by waiting that long: 200 ms instead of 1 s at 500 jobs cost 3 % more job status writes (and
+// in one of two runs 10 % more controller CPU); at 20 jobs all of them were Running 0.6-0.8 s
+// sooner.
 // So the wait follows the job's shard queue: the full second while it holds a backlog, 200 ms
 // while it is nearly empty.
 

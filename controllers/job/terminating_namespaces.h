@@ -4,10 +4,10 @@
 // after the job itself; every removal wakes the job, and each sync would create the missing
 // objects again, only to be refused with 403 and cause NamespaceTerminating. In a 100-job
 // namespace that was about five refused creates per job (Volcano's controller: about twenty),
-// all of them API server work while it is busiest.
+// each of them work for the API server.
 //
 // A refused create marks the namespace for `hold`. While marked, the syncer creates nothing in
-// it and asks for the job to be synced again when the mark ends. Once the mark has ended, the
+// it, and the job controller syncs the job again when the mark ends. Once the mark has ended, the
 // first sync that asks may create (a probe) and the mark is renewed for everyone else, so a
 // namespace that takes a minute to go costs one probe per `hold`, not one per job. A create that
 // succeeds clears the mark: a deleted namespace can be created again under the same name, and a
