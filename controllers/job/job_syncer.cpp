@@ -404,16 +404,17 @@ std::string JobSyncer::ensure_podgroup(const Job& job) {
     if (!terminating_.may_create(job.namespace_)) return {};
     auto created =
         client_.create(resources::podgroups, job.namespace_, build_podgroup(job, priority_of));
-    if (created.ok()) terminating_.created(job.namespace_);
+    if (created.ok()) {
+      terminating_.created(job.namespace_);
+      return {};
+    }
     // Being deleted with its namespace: nothing to report or retry (see create_pods).
-    if (!created.ok() && created.error().has_cause(kube::kNamespaceTerminatingCause)) {
+    if (created.error().has_cause(kube::kNamespaceTerminatingCause)) {
       terminating_.refused(job.namespace_);
       return {};
     }
-    if (!created.ok() && !created.is(ErrorKind::AlreadyExists)) {
-      return created.error().describe();
-    }
-    return {};
+    if (created.is(ErrorKind::AlreadyExists)) return {};
+    return created.error().describe();
   }
   if (!podgroup_may_need_update(job, *pg, priority_of)) return {};
   auto fresh = client_.get(resources::podgroups, pg->namespace_, pg->name);
@@ -445,8 +446,8 @@ void JobSyncer::report_podgroup_pending(const Job& job, const views::PodGroupVie
 std::string JobSyncer::create_pods(const Job& job, const std::vector<PodToCreate>& create,
                                    JobStatus& status) {
   if (create.empty()) return {};
-  // The namespace refused a create lately because it is being deleted: the controller syncs the
-  // job again when that hold ends (creates_held_for).
+  // The namespace refused a create lately because it is being deleted: the controller repeats
+  // a plain sync of the job when that hold ends (creates_held_for).
   if (!terminating_.may_create(job.namespace_)) return {};
   auto plugins = plugins::make_plugins(job.spec);
   if (!plugins.ok()) return plugins.error();
