@@ -194,6 +194,30 @@ TEST(MemberFilter, PathsComposeAndAWholeMemberWins) {
   EXPECT_THROW(MemberFilter::only({"a."}), std::invalid_argument);
 }
 
+TEST(MemberFilter, AllButLeavesOutOnlyTheListedMembers) {
+  const auto f = MemberFilter::all_but({"a.b.c", "a.d", "a.b.c.e", "x"});
+  const std::string text =
+      R"({"a":{"b":[{"c":1,"k":2},{"c":3}],"d":{"z":1},"q":{"c":4}},"x":[1],"y":{"x":5},"c":6})";
+  const json want = json::parse(R"({"a":{"b":[{"k":2},{}],"q":{"c":4}},"y":{"x":5},"c":6})");
+  const auto fast = try_parse(text, f);
+  ASSERT_TRUE(fast.has_value());
+  EXPECT_TRUE(identical(*fast, want)) << fast->dump();
+  // nlohmann's path (non-ASCII text) gives the same document.
+  const std::string slow = text.substr(0, text.size() - 1) + ",\"n\":\"\xc3\xa9\"}";
+  json with_n = want;
+  with_n["n"] = "\xc3\xa9";
+  const json pruned = parse(slow, f);
+  EXPECT_TRUE(identical(pruned, with_n)) << pruned.dump();
+  EXPECT_FALSE(f.keeps_all());
+  ASSERT_NE(f.find("y"), nullptr);
+  EXPECT_TRUE(f.find("y")->keeps_all());
+  EXPECT_EQ(f.find("x"), nullptr);
+  MemberFilter copy = f;
+  EXPECT_THROW(copy.keep("a"), std::logic_error);
+  EXPECT_THROW(MemberFilter::all_but({""}), std::invalid_argument);
+  EXPECT_THROW(MemberFilter::all_but({"a..b"}), std::invalid_argument);
+}
+
 // Random documents, then each with one byte changed: wherever the fast path answers it must
 // answer as nlohmann does.
 class RandomJson {

@@ -11,7 +11,49 @@ MemberFilter MemberFilter::only(std::initializer_list<std::string_view> paths) {
   return f;
 }
 
+MemberFilter MemberFilter::all_but(std::initializer_list<std::string_view> paths) {
+  MemberFilter f;
+  f.all_ = false;
+  f.open_ = true;
+  for (std::string_view path : paths) {
+    if (path.empty()) throw std::invalid_argument("member filter: empty path");
+    MemberFilter* node = &f;
+    std::string_view rest = path;
+    for (;;) {
+      const std::size_t dot = rest.find('.');
+      const std::string_view name = rest.substr(0, dot);
+      if (name.empty()) {
+        throw std::invalid_argument("member filter: empty member name in path \"" +
+                                    std::string(path) + "\"");
+      }
+      auto it = node->members_.find(name);
+      if (it == node->members_.end()) {
+        MemberFilter open;
+        open.all_ = false;
+        open.open_ = true;
+        it = node->members_.emplace(std::string(name), std::move(open)).first;
+      }
+      MemberFilter& child = it->second;
+      if (child.dropped_) break;  // a shorter path already leaves out the whole member
+      if (dot == std::string_view::npos) {
+        child.dropped_ = true;
+        child.members_.clear();
+        break;
+      }
+      node = &child;
+      rest = rest.substr(dot + 1);
+    }
+  }
+  return f;
+}
+
+const MemberFilter& MemberFilter::keep_everything() {
+  static const MemberFilter everything;
+  return everything;
+}
+
 void MemberFilter::keep(std::string_view path) {
+  if (open_) throw std::logic_error("member filter: keep() on a filter made by all_but()");
   if (path.empty()) throw std::invalid_argument("member filter: empty path");
   MemberFilter* node = this;
   std::string_view rest = path;

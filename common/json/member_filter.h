@@ -38,7 +38,14 @@ class MemberFilter {
   // std::invalid_argument for an empty path or an empty member name ("a..b").
   static MemberFilter only(std::initializer_list<std::string_view> paths);
 
+  // Keeps everything except the members on these paths (arrays transparent, as for only()):
+  //   all_but({"request.object.metadata.managedFields"})
+  // leaves out that one member and keeps every other member at every level. Throws
+  // std::invalid_argument for an empty path or member name.
+  static MemberFilter all_but(std::initializer_list<std::string_view> paths);
+
   // Adds a path to keep (see only()); on a filter that keeps everything it does nothing.
+  // Throws std::logic_error on a filter made by all_but().
   void keep(std::string_view path);
   // The filter of member `name`, created (keeping nothing yet) if absent; turns this filter into
   // one that keeps only listed members if it kept everything. For composing filters.
@@ -50,11 +57,18 @@ class MemberFilter {
   // is left out. Only meaningful when !keeps_all().
   const MemberFilter* find(std::string_view name) const {
     auto it = members_.find(name);
-    return it == members_.end() ? nullptr : &it->second;
+    if (it == members_.end()) return open_ ? &keep_everything() : nullptr;
+    return it->second.dropped_ ? nullptr : &it->second;
   }
 
  private:
+  static const MemberFilter& keep_everything();
+
   bool all_ = true;
+  // all_but(): members not listed are kept whole; a listed member is either left out
+  // (dropped_) or filtered further.
+  bool open_ = false;
+  bool dropped_ = false;
   std::map<std::string, MemberFilter, std::less<>> members_;
 };
 

@@ -185,5 +185,21 @@ TEST(LineFormat, TimestampIsUtcWithMicroseconds) {
   EXPECT_EQ(std::string(buf.data(), buf.size()), "2006-01-02T15:04:05.000007Z");
 }
 
+TEST(LineFormat, TimestampsInTheSameAndTheNextSecondAndBefore1970) {
+  using namespace std::chrono;
+  const auto text = [](system_clock::time_point t) {
+    spdlog::memory_buf_t buf;
+    append_timestamp(buf, t);
+    return std::string(buf.data(), buf.size());
+  };
+  const auto base = system_clock::time_point(seconds(1136214245));
+  EXPECT_EQ(text(base + microseconds(999999)), "2006-01-02T15:04:05.999999Z");
+  EXPECT_EQ(text(base + microseconds(123450)), "2006-01-02T15:04:05.123450Z");
+  EXPECT_EQ(text(base + seconds(1)), "2006-01-02T15:04:06.000000Z");
+  EXPECT_EQ(text(base + microseconds(10)), "2006-01-02T15:04:05.000010Z");
+  EXPECT_EQ(text(system_clock::time_point(microseconds(-1))), "1969-12-31T23:59:59.999999Z");
+  EXPECT_EQ(text(base + seconds(60) + microseconds(500000)), "2006-01-02T15:05:05.500000Z");
+}
+
 }  // namespace
 }  // namespace vc::log

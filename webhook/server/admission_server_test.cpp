@@ -6,6 +6,7 @@
 #include <chrono>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -46,7 +47,9 @@ std::vector<Endpoint> test_endpoints() {
   };
 }
 
-class AdmissionServerTest : public ::testing::Test {
+// Every case runs with one worker (connections on the io_context's executor) and with two
+// (connections on strands).
+class AdmissionServerTest : public ::testing::TestWithParam<int> {
  protected:
   test::HttpReply post(std::string_view target, std::string_view body,
                        std::string_view content_type = "application/json") {
@@ -56,17 +59,20 @@ class AdmissionServerTest : public ::testing::Test {
     return *reply;
   }
 
-  RunningServer server_{test_endpoints()};
+  RunningServer server_{test_endpoints(), {.threads = GetParam()}};
 };
 
-TEST_F(AdmissionServerTest, AllowedReviewRoundTrips) {
+INSTANTIATE_TEST_SUITE_P(Workers, AdmissionServerTest, ::testing::Values(1, 2),
+                         [](const auto& info) { return std::to_string(info.param) + "Workers"; });
+
+TEST_P(AdmissionServerTest, AllowedReviewRoundTrips) {
   const auto reply = post("/test/allow", review_body("uid-allowed"));
   EXPECT_EQ(reply.status, 200);
   EXPECT_EQ(reply.header("content-type"), "application/json");
   EXPECT_EQ(reply.body, std::string(kReviewHead) + R"({"uid":"uid-allowed","allowed":true}})");
 }
 
-TEST_F(AdmissionServerTest, DeniedReviewRoundTripsWithGoEscaping) {
+TEST_P(AdmissionServerTest, DeniedReviewRoundTripsWithGoEscaping) {
   const auto reply = post("/test/deny", review_body("uid-denied"));
   EXPECT_EQ(reply.status, 200);
   EXPECT_EQ(reply.body, std::string(kReviewHead) +
@@ -74,7 +80,7 @@ TEST_F(AdmissionServerTest, DeniedReviewRoundTripsWithGoEscaping) {
                             R"("message":"queue \u003cq1\u003e is closed \u0026 full"}}})");
 }
 
-TEST_F(AdmissionServerTest, MutatingReviewRoundTripsWithPatch) {
+TEST_P(AdmissionServerTest, MutatingReviewRoundTripsWithPatch) {
   const auto reply = post("/test/mutate?timeout=10s", review_body("uid-mutated"));
   EXPECT_EQ(reply.status, 200);
   EXPECT_EQ(reply.body, std::string(kReviewHead) +
@@ -83,7 +89,7 @@ TEST_F(AdmissionServerTest, MutatingReviewRoundTripsWithPatch) {
                             R"("patchType":"JSONPatch"}})");
 }
 
-TEST_F(AdmissionServerTest, RequestFieldsReachTheAdmitFunctionAndUidIsEchoed) {
+TEST_P(AdmissionServerTest, RequestFieldsReachTheAdmitFunctionAndUidIsEchoed) {
   const auto reply = post(
       "/test/echo", review_body("5c0f-uid", R"("operation":"CREATE","namespace":"ns1",)"
                                             R"("name":"j1","resource":{"group":"batch.volcano.sh",)"
@@ -95,7 +101,7 @@ TEST_F(AdmissionServerTest, RequestFieldsReachTheAdmitFunctionAndUidIsEchoed) {
                             R"("warnings":["CREATE","ns1/j1","jobs","Job"]}})");
 }
 
-TEST_F(AdmissionServerTest, GarbageBodyGets400) {
+TEST_P(AdmissionServerTest, GarbageBodyGets400) {
   const auto reply = post("/test/allow", "garbage");
   EXPECT_EQ(reply.status, 400);
   EXPECT_EQ(reply.header("content-type"), "text/plain; charset=utf-8");
@@ -104,13 +110,13 @@ TEST_F(AdmissionServerTest, GarbageBodyGets400) {
             "invalid literal; last read: 'g'\n");
 }
 
-TEST_F(AdmissionServerTest, ReviewWithoutRequestGets400) {
+TEST_P(AdmissionServerTest, ReviewWithoutRequestGets400) {
   const auto reply = post("/test/allow", "{}");
   EXPECT_EQ(reply.status, 400);
   EXPECT_EQ(reply.body, "bad AdmissionReview: request is missing\n");
 }
 
-TEST_F(AdmissionServerTest, V1beta1ReviewGets400) {
+TEST_P(AdmissionServerTest, V1beta1ReviewGets400) {
   const auto reply = post("/test/allow", R"({"apiVersion":"admission.k8s.io/v1beta1",)"
                                          R"("kind":"AdmissionReview","request":{"uid":"u"}})");
   EXPECT_EQ(reply.status, 400);
@@ -119,19 +125,19 @@ TEST_F(AdmissionServerTest, V1beta1ReviewGets400) {
             "\"admission.k8s.io/v1beta1\"\n");
 }
 
-TEST_F(AdmissionServerTest, TextPlainGets415) {
+TEST_P(AdmissionServerTest, TextPlainGets415) {
   const auto reply = post("/test/allow", review_body("u"), "text/plain");
   EXPECT_EQ(reply.status, 415);
   EXPECT_EQ(reply.body, "unsupported Content-Type \"text/plain\", want application/json\n");
 }
 
-TEST_F(AdmissionServerTest, UnknownPathGets404) {
+TEST_P(AdmissionServerTest, UnknownPathGets404) {
   const auto reply = post("/jobs/unknown", review_body("u"));
   EXPECT_EQ(reply.status, 404);
   EXPECT_EQ(reply.body, "404 page not found\n");
 }
 
-TEST_F(AdmissionServerTest, AdmitExceptionGives500AndKeepsServing) {
+TEST_P(AdmissionServerTest, AdmitExceptionGives500AndKeepsServing) {
   auto client = server_.connect();
   auto failed = client->post("/test/throw", review_body("u"));
   ASSERT_TRUE(failed.ok()) << failed.error();
@@ -142,7 +148,7 @@ TEST_F(AdmissionServerTest, AdmitExceptionGives500AndKeepsServing) {
   EXPECT_EQ(next->status, 200);
 }
 
-TEST_F(AdmissionServerTest, BodyOverThreeMebibytesGets413) {
+TEST_P(AdmissionServerTest, BodyOverThreeMebibytesGets413) {
   const double errors =
       metric_value(R"(vc_webhook_admission_requests_total{path="/test/allow",result="error"})");
   auto client = server_.connect();
@@ -159,7 +165,7 @@ TEST_F(AdmissionServerTest, BodyOverThreeMebibytesGets413) {
       errors + 1);
 }
 
-TEST_F(AdmissionServerTest, BodyOfExactlyThreeMebibytesIsRead) {
+TEST_P(AdmissionServerTest, BodyOfExactlyThreeMebibytesIsRead) {
   // Padding after the review keeps it valid JSON at exactly the limit.
   std::string body = review_body("big");
   body.append(3 * 1024 * 1024 - body.size(), ' ');
@@ -168,7 +174,7 @@ TEST_F(AdmissionServerTest, BodyOfExactlyThreeMebibytesIsRead) {
   EXPECT_EQ(reply.body, std::string(kReviewHead) + R"({"uid":"big","allowed":true}})");
 }
 
-TEST_F(AdmissionServerTest, HeaderOverLimitGets431) {
+TEST_P(AdmissionServerTest, HeaderOverLimitGets431) {
   auto client = server_.connect();
   const std::string big = "X-Filler: " + std::string(17 * 1024, 'a') + "\r\n";
   ASSERT_TRUE(client->write(
@@ -180,7 +186,7 @@ TEST_F(AdmissionServerTest, HeaderOverLimitGets431) {
   EXPECT_TRUE(client->wait_closed());
 }
 
-TEST_F(AdmissionServerTest, MalformedRequestGets400AndClose) {
+TEST_P(AdmissionServerTest, MalformedRequestGets400AndClose) {
   auto client = server_.connect();
   ASSERT_TRUE(client->write("POST /test/allow HTTP/1.1\r\nContent-Length: x\r\n\r\n"));
   auto reply = client->read_reply();
@@ -191,7 +197,7 @@ TEST_F(AdmissionServerTest, MalformedRequestGets400AndClose) {
   EXPECT_TRUE(client->wait_closed());
 }
 
-TEST_F(AdmissionServerTest, KeepAliveServesSeveralReviewsOnOneConnection) {
+TEST_P(AdmissionServerTest, KeepAliveServesSeveralReviewsOnOneConnection) {
   auto client = server_.connect();
   for (int i = 0; i < 5; ++i) {
     const std::string uid = "keep-" + std::to_string(i);
@@ -203,7 +209,7 @@ TEST_F(AdmissionServerTest, KeepAliveServesSeveralReviewsOnOneConnection) {
   }
 }
 
-TEST_F(AdmissionServerTest, PipelinedRequestsAreAnsweredInOrder) {
+TEST_P(AdmissionServerTest, PipelinedRequestsAreAnsweredInOrder) {
   auto client = server_.connect();
   ASSERT_TRUE(client->write(TlsClient::request_text("POST", "/test/allow", review_body("p1")) +
                             TlsClient::request_text("POST", "/test/deny", review_body("p2"))));
@@ -214,7 +220,7 @@ TEST_F(AdmissionServerTest, PipelinedRequestsAreAnsweredInOrder) {
   EXPECT_NE(second->body.find(R"("uid":"p2","allowed":false)"), std::string::npos);
 }
 
-TEST_F(AdmissionServerTest, ExpectContinueGetsAnInterimResponse) {
+TEST_P(AdmissionServerTest, ExpectContinueGetsAnInterimResponse) {
   auto client = server_.connect();
   const std::string body = review_body("continued");
   std::string head = TlsClient::request_text("POST", "/test/allow", "", "application/json",
@@ -245,6 +251,61 @@ TEST(AdmissionServerLimits, SlowHeaderIsClosedAfterTheHeaderTimeout) {
     return metric_value(R"(vc_webhook_protocol_errors_total{reason="header_timeout"})") ==
            before + 1;
   }));
+}
+
+TEST(AdmissionServerLimits, AHeaderTrickledInIsClosedAtItsDeadlineNotAtEachRead) {
+  // Each byte arrives well within the timeout; the header as a whole does not.
+  RunningServer server(test_endpoints(), {.header_timeout = std::chrono::milliseconds(600)});
+  auto client = server.connect();
+  const std::string head = "POST /test/allow HTTP/1.1\r\nHost: x\r\nX-Slow: ";
+  const auto start = std::chrono::steady_clock::now();
+  ASSERT_TRUE(client->write(head));
+  bool closed = false;
+  // 40 more bytes, one every 100 ms: 4 s unless the server closes at its 600 ms deadline.
+  for (int i = 0; i < 40 && !closed; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    closed =
+        !client->write("a") || std::chrono::steady_clock::now() - start > std::chrono::seconds(3);
+  }
+  EXPECT_TRUE(client->wait_closed());
+  const auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_LT(took, std::chrono::milliseconds(2500))
+      << "closed after " << std::chrono::duration_cast<std::chrono::milliseconds>(took).count()
+      << " ms";
+}
+
+TEST(AdmissionServerLimits, SlowBodyIsClosedAfterTheBodyTimeout) {
+  RunningServer server(test_endpoints(), {.body_timeout = std::chrono::milliseconds(300)});
+  const double before = metric_value(R"(vc_webhook_protocol_errors_total{reason="body_timeout"})");
+  auto client = server.connect();
+  const auto start = std::chrono::steady_clock::now();
+  std::string text = TlsClient::request_text("POST", "/test/allow", review_body("slow"));
+  text.resize(text.size() - 10);  // the body's last 10 bytes never come
+  ASSERT_TRUE(client->write(text));
+  EXPECT_TRUE(client->wait_closed());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  EXPECT_TRUE(test::wait_until([&] {
+    return metric_value(R"(vc_webhook_protocol_errors_total{reason="body_timeout"})") == before + 1;
+  }));
+}
+
+TEST(AdmissionServerLimits, ARequestSentInPiecesIsReadWhole) {
+  RunningServer server(test_endpoints(), {});
+  auto client = server.connect();
+  const std::string text = TlsClient::request_text("POST", "/test/allow", review_body("pieces"));
+  // Inside the request line, inside the header, at the header's end, inside the body.
+  const std::size_t header_end = text.find("\r\n\r\n") + 4;
+  std::size_t from = 0;
+  for (const std::size_t cut : {std::size_t{6}, header_end / 2, header_end, header_end + 5}) {
+    ASSERT_TRUE(client->write(std::string_view(text).substr(from, cut - from)));
+    from = cut;
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  }
+  ASSERT_TRUE(client->write(std::string_view(text).substr(from)));
+  auto reply = client->read_reply();
+  ASSERT_TRUE(reply.ok()) << reply.error();
+  EXPECT_EQ(reply->status, 200);
+  EXPECT_NE(reply->body.find(R"("uid":"pieces","allowed":true)"), std::string::npos) << reply->body;
 }
 
 TEST(AdmissionServerLimits, IdleKeepAliveConnectionIsClosedAfterTheIdleTimeout) {

@@ -52,6 +52,34 @@ TEST(DecodeReview, DecodesEveryRequestField) {
   EXPECT_EQ(r.user_info["username"], "admin");
 }
 
+TEST(DecodeReview, TheObjectsManagedFieldsAreCheckedButNotKept) {
+  // Only metadata.managedFields of object and oldObject go; a label of that name stays, and so
+  // does a pod template's own metadata.managedFields (nothing reads it either, but it is not
+  // the API server's bookkeeping of this object).
+  const json meta = {{"name", "q"},
+                     {"labels", {{"managedFields", "x"}}},
+                     {"managedFields", json::array({{{"manager", "kubectl"}}})}};
+  const json object = {{"metadata", meta}, {"spec", {{"template", {{"metadata", meta}}}}}};
+  const json review = {{"apiVersion", "admission.k8s.io/v1"},
+                       {"kind", "AdmissionReview"},
+                       {"request", {{"uid", "u"}, {"object", object}, {"oldObject", object}}}};
+  // The fast parser, and nlohmann's for a body it declines (non-ASCII text).
+  for (const std::string& body :
+       {review.dump(), review.dump().replace(review.dump().find("\"q\""), 3, "\"\xc3\xa9\"")}) {
+    auto decoded = decode_review(body);
+    ASSERT_TRUE(decoded.ok()) << decoded.error();
+    for (const json* doc : {&decoded->object, &decoded->old_object}) {
+      EXPECT_FALSE(doc->at("metadata").contains("managedFields")) << doc->dump();
+      EXPECT_EQ(doc->at("metadata").at("labels").at("managedFields"), "x");
+      EXPECT_TRUE(doc->at("spec").at("template").at("metadata").contains("managedFields"));
+    }
+  }
+  // Dropped, but still parsed: invalid JSON inside it is an error.
+  std::string broken = review.dump();
+  broken.replace(broken.find("\"kubectl\""), 9, "kubectl");
+  EXPECT_NE(error_of(broken).find("invalid JSON at offset"), std::string::npos);
+}
+
 TEST(DecodeReview, MissingApiVersionAndKindAreFilledInAsGoDoes) {
   auto decoded = decode_review(R"({"request":{"uid":"u1","operation":"DELETE"}})");
   ASSERT_TRUE(decoded.ok()) << decoded.error();

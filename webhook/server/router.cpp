@@ -112,20 +112,30 @@ HttpResponse Router::review(const Route& route, const HttpRequest& request) cons
                 kv("err", decoded.error()));
     return finish(Outcome::Error, text(400, "bad AdmissionReview: " + decoded.error()));
   }
-  AdmissionRequest& req = *decoded;
-  // The documents of a review are freed with release(), cheaper than their destructors.
-  struct Release {
-    AdmissionRequest& req;
-    AdmissionResponse& response;
-    ~Release() {
+  // What outlives the answer: the documents, freed with release() (cheaper than their
+  // destructors), and the log line, both after the answer is sent (router.h).
+  struct Finished final : AfterResponse {
+    Finished(AdmissionRequest decoded, const std::string& path)
+        : req(std::move(decoded)), path(path) {}
+    ~Finished() override {
+      if (log_reviewed) {
+        VC_LOG_DEBUG("admission reviewed", kv("path", path), kv("uid", req.uid),
+                     kv("operation", req.operation), kv("namespace", req.namespace_),
+                     kv("name", req.name), kv("allowed", response.allowed),
+                     kv("message", response.message));
+      }
       for (auto* doc : {&req.object, &req.old_object, &req.user_info, &response.patch}) {
         fastjson::release(*doc);
       }
     }
+    AdmissionRequest req;
+    AdmissionResponse response;
+    const std::string& path;
+    bool log_reviewed = false;
   };
-
-  AdmissionResponse response;
-  const Release release{req, response};
+  auto done = std::make_unique<Finished>(std::move(*decoded), path);
+  AdmissionRequest& req = done->req;
+  AdmissionResponse& response = done->response;
   std::string body;
   std::optional<std::string> failure;
   // Admit functions are pure code over untrusted objects: a bug in one (an exception) must cost
@@ -148,12 +158,9 @@ HttpResponse Router::review(const Route& route, const HttpRequest& request) cons
                  kv("name", req.name), kv("err", *failure));
     return finish(Outcome::Error, text(500, "admission " + path + " failed: " + *failure));
   }
-  VC_LOG_DEBUG("admission reviewed", kv("path", path), kv("uid", req.uid),
-               kv("operation", req.operation), kv("namespace", req.namespace_),
-               kv("name", req.name), kv("allowed", response.allowed),
-               kv("message", response.message));
-  return finish(response.allowed ? Outcome::Allowed : Outcome::Denied,
-                {200, std::string(kJsonContentType), std::move(body)});
+  done->log_reviewed = true;
+  HttpResponse answer{200, std::string(kJsonContentType), std::move(body), std::move(done)};
+  return finish(response.allowed ? Outcome::Allowed : Outcome::Denied, std::move(answer));
 }
 
 }  // namespace vc::webhook::server

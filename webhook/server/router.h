@@ -18,6 +18,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "webhook/admission/endpoint.h"
@@ -32,10 +33,28 @@ struct HttpRequest {
   std::string_view body;
 };
 
+// Work a review leaves for after its answer is on the wire: freeing the request's documents and
+// writing its log line. With one request in flight the client waits for neither.
+class AfterResponse {
+ public:
+  virtual ~AfterResponse() = default;  // does the work
+};
+
 struct HttpResponse {
+  HttpResponse() = default;
+  HttpResponse(int status, std::string content_type, std::string body,
+               std::unique_ptr<AfterResponse> after = nullptr)
+      : status(status),
+        content_type(std::move(content_type)),
+        body(std::move(body)),
+        after(std::move(after)) {}
+
   int status = 200;
   std::string content_type;
   std::string body;
+  // The transport destroys it once the answer is sent (destroying an unsent response runs it
+  // too); null for answers that leave nothing behind.
+  std::unique_ptr<AfterResponse> after;
 };
 
 inline constexpr std::string_view kJsonContentType = "application/json";
