@@ -28,7 +28,8 @@ struct AdmissionRequest {
   json object;            // null when absent (DELETE)
   json old_object;        // null when absent (CREATE)
   bool dry_run = false;
-  json user_info;
+  // request.userInfo is checked to be an object but not kept: no admit rule reads who asked
+  // (review_codec.cpp). A rule that needs it adds a field here and to the decoder's filter.
   // True when the decoder has already refused documents nested deeper than Go accepts (10000
   // levels, review_codec.h), so an admit function need not measure object and old_object again.
   bool nesting_bounded = false;

@@ -114,7 +114,6 @@ Outcome admit_object(const nlohmann::json& object, const Route& route, const Clu
                       std::string(route.resource.plural)};
   request.operation = "CREATE";
   request.dry_run = true;
-  request.user_info = nlohmann::json::object();
   request.object = object;
   if (route.resource.namespaced) {
     request.namespace_ = target_namespace(object, default_namespace);

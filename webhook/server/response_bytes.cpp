@@ -7,8 +7,8 @@ namespace vc::webhook::server {
 std::string response_bytes(const HttpResponse& response, unsigned version, bool keep_alive,
                            bool head) {
   namespace http = boost::beast::http;
-  const std::string_view reason = http::obsolete_reason(http::int_to_status(
-      static_cast<unsigned>(response.status)));
+  const std::string_view reason =
+      http::obsolete_reason(http::int_to_status(static_cast<unsigned>(response.status)));
   const std::string length = std::to_string(response.body.size());
   std::string out;
   out.reserve(160 + response.content_type.size() + (head ? 0 : response.body.size()));

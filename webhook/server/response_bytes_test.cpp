@@ -3,8 +3,8 @@
 #include <sstream>
 #include <string>
 
-#include <boost/beast/http.hpp>
 #include <gtest/gtest.h>
+#include <boost/beast/http.hpp>
 
 namespace vc::webhook::server {
 namespace {

@@ -119,7 +119,6 @@ std::string decode_request(json& request, AdmissionRequest& out) {
     if (!dry_run->is_boolean()) return "request.dryRun must be a boolean";
     out.dry_run = dry_run->get<bool>();
   }
-  if (json* user = present(request, "userInfo")) out.user_info = std::move(*user);
   if (json* object = present(request, "object")) out.object = std::move(*object);
   if (json* old_object = present(request, "oldObject")) out.old_object = std::move(*old_object);
   return {};
@@ -132,13 +131,16 @@ std::string check_type_field(json& review, const char* key, std::string_view wan
   return std::string(key) + " must be " + std::string(want) + ", got " + go_json(*v);
 }
 
-// The object's managedFields are the API server's bookkeeping: no admit rule reads them, and the
-// Go types Volcano decodes into leave them out too (ObjectMeta is open in go_types.h and
-// schemas.cpp). They are a tenth of a job review's members and a fifth of a queue review's, so
-// the parser checks them but does not build them.
+// What the parser checks but does not build, since no admit rule reads it:
+// - the object's managedFields, the API server's bookkeeping, which Volcano's Go types leave out
+//   too (ObjectMeta is open in go_types.h and schemas.cpp): a tenth of a job review's members
+//   and a fifth of a queue review's;
+// - who asked (userInfo's members; userInfo itself stays, to be checked as an object).
 const fastjson::MemberFilter& review_filter() {
   static const auto filter = fastjson::MemberFilter::all_but(
-      {"request.object.metadata.managedFields", "request.oldObject.metadata.managedFields"});
+      {"request.object.metadata.managedFields", "request.oldObject.metadata.managedFields",
+       "request.userInfo.username", "request.userInfo.uid", "request.userInfo.groups",
+       "request.userInfo.extra"});
   return filter;
 }
 

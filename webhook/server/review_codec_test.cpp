@@ -49,7 +49,19 @@ TEST(DecodeReview, DecodesEveryRequestField) {
   EXPECT_EQ(r.object, (json{{"metadata", {{"name", "job-1"}}}}));
   EXPECT_EQ(r.old_object, (json{{"metadata", {{"name", "job-0"}}}}));
   EXPECT_TRUE(r.dry_run);
-  EXPECT_EQ(r.user_info["username"], "admin");
+}
+
+TEST(DecodeReview, UserInfoIsCheckedAsAnObjectWhateverItsMembers) {
+  // No admit rule reads who asked: its members are parsed (valid JSON) but not kept or checked.
+  for (const char* user : {R"({"username":"admin","groups":["a"],"extra":{"k":["v"]}})",
+                           R"({"username":5,"groups":"a","other":null})", "{}"}) {
+    const std::string body = std::string(R"({"request":{"uid":"u","userInfo":)") + user + "}}";
+    EXPECT_TRUE(decode_review(body).ok()) << body;
+  }
+  EXPECT_EQ(error_of(R"({"request":{"uid":"u","userInfo":["admin"]}})"),
+            "request.userInfo must be an object");
+  EXPECT_NE(error_of(R"({"request":{"uid":"u","userInfo":{"groups":[1,]}}})").find("invalid JSON"),
+            std::string::npos);
 }
 
 TEST(DecodeReview, TheObjectsManagedFieldsAreCheckedButNotKept) {

@@ -124,7 +124,7 @@ HttpResponse Router::review(const Route& route, const HttpRequest& request) cons
                      kv("name", req.name), kv("allowed", response.allowed),
                      kv("message", response.message));
       }
-      for (auto* doc : {&req.object, &req.old_object, &req.user_info, &response.patch}) {
+      for (auto* doc : {&req.object, &req.old_object, &response.patch}) {
         fastjson::release(*doc);
       }
     }

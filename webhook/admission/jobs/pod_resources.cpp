@@ -76,28 +76,29 @@ bool overcommit_allowed(const std::string& name) {
 // validateResourceName followed by the container or pod-level specific rules.
 void validate_resource_name(const std::string& name, bool pod_level, const FieldPath& path,
                             FieldErrorList& errs) {
-  const BadValue value = BadValue::json_value(name);
+  // Built only for an error: most names are fine, and the value is a JSON encoding.
+  const auto value = [&name] { return BadValue::json_value(name); };
   const auto problems = api::is_qualified_name(name);
   const bool unprefixed = name.find('/') == std::string::npos;
   bool base_failed = !problems.empty();
-  for (const auto& m : problems) errs.add(invalid(path, value, m));
+  for (const auto& m : problems) errs.add(invalid(path, value(), m));
   if (!base_failed && unprefixed && !standard_resources().count(name) && !is_hugepages(name) &&
       !starts_with(name, "requests.hugepages-")) {
-    errs.add(invalid(path, value, "must be a standard resource type or fully qualified"));
+    errs.add(invalid(path, value(), "must be a standard resource type or fully qualified"));
     base_failed = true;
   }
   if (pod_level) {
     if (!base_failed && name != "cpu" && name != "memory" && !is_hugepages(name)) {
-      errs.add(not_supported(path, value, {"cpu", "hugepages-", "memory"}));
+      errs.add(not_supported(path, value(), {"cpu", "hugepages-", "memory"}));
     }
     return;
   }
   if (unprefixed) {
     if (name != "cpu" && name != "memory" && name != "ephemeral-storage" && !is_hugepages(name)) {
-      errs.add(invalid(path, value, "must be a standard resource for containers"));
+      errs.add(invalid(path, value(), "must be a standard resource for containers"));
     }
   } else if (!is_native(name) && !is_extended(name)) {
-    errs.add(invalid(path, value, "doesn't follow extended resource name standard"));
+    errs.add(invalid(path, value(), "doesn't follow extended resource name standard"));
   }
 }
 
