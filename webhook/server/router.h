@@ -53,7 +53,8 @@ struct HttpResponse {
   std::string content_type;
   std::string body;
   // The transport destroys it once the answer is sent (destroying an unsent response runs it
-  // too); null for answers that leave nothing behind.
+  // too); null for answers that leave nothing behind. It refers to the Router that made it, so
+  // destroy the response first.
   std::unique_ptr<AfterResponse> after;
 };
 
