@@ -118,11 +118,16 @@ HttpResponse Router::review(const Route& route, const HttpRequest& request) cons
     Finished(AdmissionRequest decoded, const std::string& path)
         : req(std::move(decoded)), path(path) {}
     ~Finished() override {
-      if (log_reviewed) {
-        VC_LOG_DEBUG("admission reviewed", kv("path", path), kv("uid", req.uid),
-                     kv("operation", req.operation), kv("namespace", req.namespace_),
-                     kv("name", req.name), kv("allowed", response.allowed),
-                     kv("message", response.message));
+      // A destructor, run by the transport after the answer: a failing log line (no memory)
+      // must not end the process.
+      try {
+        if (log_reviewed) {
+          VC_LOG_DEBUG("admission reviewed", kv("path", path), kv("uid", req.uid),
+                       kv("operation", req.operation), kv("namespace", req.namespace_),
+                       kv("name", req.name), kv("allowed", response.allowed),
+                       kv("message", response.message));
+        }
+      } catch (...) {
       }
       for (auto* doc : {&req.object, &req.old_object, &response.patch}) {
         fastjson::release(*doc);
