@@ -4,6 +4,37 @@
 
 namespace vc::fastjson {
 
+namespace {
+
+// The member names of a dotted path, one at a time, so that a caller that stops early (a node
+// that keeps everything) checks no further. Throws std::invalid_argument for an empty path or
+// an empty member name.
+class PathNames {
+ public:
+  explicit PathNames(std::string_view path) : path_(path), rest_(path) {
+    if (path.empty()) throw std::invalid_argument("member filter: empty path");
+  }
+
+  // The next name; `last` is set when it ends the path.
+  std::string_view next(bool& last) {
+    const std::size_t dot = rest_.find('.');
+    const std::string_view name = rest_.substr(0, dot);
+    if (name.empty()) {
+      throw std::invalid_argument("member filter: empty member name in path \"" +
+                                  std::string(path_) + "\"");
+    }
+    last = dot == std::string_view::npos;
+    rest_ = last ? std::string_view() : rest_.substr(dot + 1);
+    return name;
+  }
+
+ private:
+  std::string_view path_;
+  std::string_view rest_;
+};
+
+}  // namespace
+
 MemberFilter MemberFilter::only(std::initializer_list<std::string_view> paths) {
   MemberFilter f;
   f.all_ = false;
@@ -16,16 +47,10 @@ MemberFilter MemberFilter::all_but(std::initializer_list<std::string_view> paths
   f.all_ = false;
   f.open_ = true;
   for (std::string_view path : paths) {
-    if (path.empty()) throw std::invalid_argument("member filter: empty path");
+    PathNames names(path);
     MemberFilter* node = &f;
-    std::string_view rest = path;
-    for (;;) {
-      const std::size_t dot = rest.find('.');
-      const std::string_view name = rest.substr(0, dot);
-      if (name.empty()) {
-        throw std::invalid_argument("member filter: empty member name in path \"" +
-                                    std::string(path) + "\"");
-      }
+    for (bool last = false; !last;) {
+      const std::string_view name = names.next(last);
       auto it = node->members_.find(name);
       if (it == node->members_.end()) {
         MemberFilter open;
@@ -33,15 +58,12 @@ MemberFilter MemberFilter::all_but(std::initializer_list<std::string_view> paths
         open.open_ = true;
         it = node->members_.emplace(std::string(name), std::move(open)).first;
       }
-      MemberFilter& child = it->second;
-      if (child.dropped_) break;  // a shorter path already leaves out the whole member
-      if (dot == std::string_view::npos) {
-        child.dropped_ = true;
-        child.members_.clear();
-        break;
-      }
-      node = &child;
-      rest = rest.substr(dot + 1);
+      node = &it->second;
+      if (node->dropped_) break;  // a shorter path already leaves out the whole member
+    }
+    if (!node->dropped_) {
+      node->dropped_ = true;
+      node->members_.clear();
     }
   }
   return f;
@@ -54,25 +76,14 @@ const MemberFilter& MemberFilter::keep_everything() {
 
 void MemberFilter::keep(std::string_view path) {
   if (open_) throw std::logic_error("member filter: keep() on a filter made by all_but()");
-  if (path.empty()) throw std::invalid_argument("member filter: empty path");
+  PathNames names(path);
   MemberFilter* node = this;
-  std::string_view rest = path;
-  for (;;) {
+  for (bool last = false; !last;) {
     // A node that keeps everything already covers all paths beneath it.
     if (node->all_) return;
-    const std::size_t dot = rest.find('.');
-    const std::string_view name = rest.substr(0, dot);
-    if (name.empty()) {
-      throw std::invalid_argument("member filter: empty member name in path \"" +
-                                  std::string(path) + "\"");
-    }
-    if (dot == std::string_view::npos) {
-      node->member(name) = MemberFilter();  // the whole member: drop narrower paths beneath it
-      return;
-    }
-    node = &node->member(name);
-    rest = rest.substr(dot + 1);
+    node = &node->member(names.next(last));
   }
+  *node = MemberFilter();  // the whole member: drop narrower paths beneath it
 }
 
 MemberFilter& MemberFilter::member(std::string_view name) {

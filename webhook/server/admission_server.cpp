@@ -125,11 +125,10 @@ void do_accept(ServerCore& core) {
   // A connection's handlers must not run concurrently. With one worker that is already so (the
   // handlers stop() posts run on it too), and a strand would only add a lock and a queue to every
   // operation: 2-3 % of the server's CPU per review.
-  if (core.thread_count == 1) {
-    core.acceptor.async_accept(core.ioc.get_executor(), std::move(accepted));
-  } else {
-    core.acceptor.async_accept(net::make_strand(core.ioc), std::move(accepted));
-  }
+  const net::any_io_executor executor = core.thread_count == 1
+                                            ? net::any_io_executor(core.ioc.get_executor())
+                                            : net::any_io_executor(net::make_strand(core.ioc));
+  core.acceptor.async_accept(executor, std::move(accepted));
 }
 
 void schedule_certificate_poll(ServerCore& core) {
