@@ -222,6 +222,37 @@ status_kib() {
   while read -r k v _; do [ "$k" = "$2:" ] && { echo "$v"; return; }; done < "/proc/$1/status"
   echo 0
 }
+# cluster_ticks: "NAME TICKS" for every process lib.sh started (its pid files: the API server,
+# etcd, the scheduler, kwok, the webhook, the benchmarked controller-manager, ...).
+cluster_ticks() {
+  local f pid
+  for f in "$PIDS"/*.pid; do
+    pid=$(cat "$f" 2>/dev/null) || continue
+    [ -r "/proc/$pid/stat" ] && echo "$(basename "$f" .pid) $(cpu_ticks "$pid" 2>/dev/null || echo 0)"
+  done
+  return 0
+}
+# machine_ticks: "BUSY IDLE" clock ticks of all CPUs since boot (/proc/stat; iowait counts as idle).
+machine_ticks() {
+  local _ user nice system idle iowait irq softirq steal
+  read -r _ user nice system idle iowait irq softirq steal _ < /proc/stat
+  echo "$((user + nice + system + irq + softirq + steal)) $((idle + iowait))"
+}
+# cluster_cpu_json BEFORE AFTER MACHINE_BEFORE MACHINE_AFTER: each process's CPU seconds between
+# two cluster_ticks snapshots (processes in both), the machine's busy and idle CPU seconds, and the
+# busy share. The benchmarked controller-manager is named "controller-manager".
+cluster_cpu_json() {
+  local name t0 t1 b0 i0 b1 i1
+  read -r b0 i0 <<< "$3"
+  read -r b1 i1 <<< "$4"
+  while read -r name t1; do
+    t0=$(awk -v n="$name" '$1 == n { print $2 }' "$1")
+    [ -n "$t0" ] && jq -n --arg n "${name/#bench-controllers-*/controller-manager}" \
+      --argjson s "$(((t1 - t0) * 100 / CLK_TCK))" '{($n): ($s / 100)}'
+  done < "$2" | jq -s --argjson busy $(((b1 - b0) * 100 / CLK_TCK)) --argjson idle $(((i1 - i0) * 100 / CLK_TCK)) \
+    '{cluster_cpu_s: (add // {}), machine_busy_s: ($busy / 100), machine_idle_s: ($idle / 100),
+      machine_busy_pct: (if $busy + $idle > 0 then ($busy * 1000 / ($busy + $idle) | round / 10) else null end)}'
+}
 # sample PID FILE: every 0.2 s appends "unix_seconds cpu_ticks rss_kib" until PID ends.
 sample() {
   echo "# unix_s cpu_ticks(1/$CLK_TCK s) rss_kib" > "$2"
@@ -247,7 +278,7 @@ sample() {
 failed=false
 # run_impl IMPL ROUND: one measurement; its files are $out/IMPL-rROUND*.
 run_impl() {
-  local impl=$1 run=$1-r$2 ns=vcbench-$1-$stamp-r$2 pid cpu0 cpu1 hwm rc=0
+  local impl=$1 run=$1-r$2 ns=vcbench-$1-$stamp-r$2 pid cpu0 cpu1 machine0 hwm rc=0
   slot_still_ours
   controller=bench-controllers-$impl
   : > "$LOGS/$controller.log"
@@ -274,6 +305,8 @@ run_impl() {
   sampler_pid=$!
   log "$impl (round $2/$ROUNDS): $JOBS jobs x $TASKS tasks in namespace $ns"
   cpu0=$(cpu_ticks "$pid")
+  cluster_ticks > "$out/$run-cluster-ticks0.txt"
+  machine0=$(machine_ticks)
   # In the background so that Ctrl-C (a trapped signal) interrupts the wait at once.
   vcbench jobs --namespace="$ns" --jobs="$JOBS" --tasks="$TASKS" --queue="$QUEUE" \
     --placement="$PLACEMENT" --concurrency="$CONCURRENCY" --timeout="${TIMEOUT}s" --controller-pid="$pid" \
@@ -281,6 +314,9 @@ run_impl() {
   vcbench_pid=$!
   wait "$vcbench_pid" || rc=$?
   vcbench_pid=
+  cluster_ticks > "$out/$run-cluster-ticks1.txt"
+  cluster_cpu_json "$out/$run-cluster-ticks0.txt" "$out/$run-cluster-ticks1.txt" "$machine0" "$(machine_ticks)" \
+    > "$out/$run-cluster-cpu.json"
   if kill -0 "$pid" 2>/dev/null; then
     cpu1=$(cpu_ticks "$pid")
     hwm=$(status_kib "$pid" VmHWM)
@@ -336,7 +372,8 @@ result_of() { jq -ce 'objects' "$1" 2>/dev/null || echo '{"error": "vcbench left
     for impl in $IMPLS; do
       result_of "$out/$impl-r$round.json" |
         jq -c --arg impl "$impl" --argjson round "$round" --slurpfile proc "$out/$impl-r$round-proc.json" \
-          '. + {impl: $impl, round: $round, cpu_s: ($proc[0].cpu_s * 100 | round / 100),
+          --argjson cluster "$(jq -ce 'objects' "$out/$impl-r$round-cluster-cpu.json" 2>/dev/null || echo '{}')" \
+          '. + $cluster + {impl: $impl, round: $round, cpu_s: ($proc[0].cpu_s * 100 | round / 100),
                 peak_rss_mib: (if $proc[0].peak_rss_kib > 0
                                then ($proc[0].peak_rss_kib / 1024 * 10 | round / 10)
                                else null end)}'
@@ -344,12 +381,14 @@ result_of() { jq -ce 'objects' "$1" 2>/dev/null || echo '{"error": "vcbench left
   done
 } | jq -s --argjson ceiling "$(result_of "$out/ceiling.json")" "$JQ_MEDIAN"'
   def figures: "creates_done_s", "all_pods_s", "all_running_s", "pods_per_s",
-               "job_running_p50_s", "job_running_p99_s", "peak_rss_mib", "cpu_s";
+               "job_running_p50_s", "job_running_p99_s", "peak_rss_mib", "cpu_s", "machine_busy_pct";
   {runs: .,
    impls: (group_by(.impl) | map({key: .[0].impl, value:
      (if any(.[]; .error) then (first(.[] | select(.error)) | {error})
       else . as $runs | reduce figures as $f ({};
         .[$f] = ([$runs[][$f] | numbers] | median | if . then (. * 1000 | round / 1000) else . end))
+        | .cluster_cpu_s = ([$runs[].cluster_cpu_s // {} | keys[]] | unique | map({key: ., value:
+            ([$runs[].cluster_cpu_s[.] | numbers] | median)}) | from_entries)
       end)}) | from_entries),
    ceiling: $ceiling}' > "$out/results.json"
 
@@ -401,6 +440,19 @@ report=$out/results.md
     echo
     echo "reference/ceiling pods/s: $(ratio "$(metric reference pods_per_s)" "$(metric ceiling pods_per_s)")"
   fi
+  echo
+  echo "Where the machine's CPU went during each measurement (CPU s per process, medians over rounds):"
+  echo
+  # One column per implementation; processes sorted by their largest figure.
+  jq -r --arg impls "$IMPLS" '. as $root | ($impls | split(" ") | map(select(. != ""))) as $names
+    | [.impls[$names[]].cluster_cpu_s // {}] as $cols
+    | ($cols | map(keys[]) | unique) as $procs
+    | "| process | \($names | join(" | ")) |",
+      "|---|\($names | map("---:") | join("|"))|",
+      ($procs | sort_by([$cols[][.] // 0] | max) | reverse[]
+        | . as $p | "| \($p) | \($cols | map(.[$p] // "n/a" | tostring) | join(" | ")) |"),
+      "| all processes above | \($cols | map(add // 0 | . * 100 | round / 100 | tostring) | join(" | ")) |",
+      "| all CPUs busy % | \($names | map($root.impls[.].machine_busy_pct // "n/a" | tostring) | join(" | ")) |"' "$out/results.json"
   echo
   echo "Times are seconds from the first create, seen through watches ('all created': the last"
   echo "create request returned, jobs for the impls, pods for the ceiling). pods/s = pods / time to all"
