@@ -6,6 +6,7 @@
 #include "common/flags/flag_set.h"
 #include "common/flags/shared_flags.h"
 #include "webhook/app/endpoints.h"
+#include "webhook/server/admission_server.h"
 
 namespace vc::webhook::app {
 namespace {
@@ -60,6 +61,11 @@ void add_flags(flags::FlagSet& fs, WebhookOptions& o) {
   fs.int_var("webhook-threads", &o.webhook_threads,
              "Threads running admission reviews; 0 means one per CPU the process may run on "
              "(its CPU affinity).");
+  fs.duration_var("busy-poll", &o.busy_poll,
+                  "With one webhook thread: how long it keeps polling for the next request after "
+                  "its last one before it sleeps (at most 10ms; 0 disables). Saves the wake-up "
+                  "of each request when they come one after another, at the cost of that much "
+                  "CPU after each burst.");
 }
 
 }  // namespace
@@ -129,6 +135,9 @@ std::vector<std::string> validate(const WebhookOptions& o) {
   if (o.webhook_threads < 0) {
     errors.push_back("invalid --webhook-threads " + std::to_string(o.webhook_threads) +
                      ": must be 0 (one per core) or more");
+  }
+  if (o.busy_poll < std::chrono::nanoseconds::zero() || o.busy_poll > server::kMaxBusyPoll) {
+    errors.emplace_back("invalid --busy-poll: must be between 0 and 10ms");
   }
   if (o.graceful_shutdown_time.count() < 0) {
     errors.emplace_back("invalid --graceful-shutdown-time: must not be negative");

@@ -56,7 +56,9 @@ struct WebhookOptions {
   flags::KlogOptions klog;
   // Ours.
   std::string log_format = "text";  // text | json
-  int webhook_threads = 0;          // admission workers; 0 = one per core (at least two)
+  int webhook_threads = 0;          // admission workers; 0 = one per CPU of the affinity mask
+  // With one worker, how long it polls after its last request before sleeping (busy_poll.h).
+  std::chrono::nanoseconds busy_poll = std::chrono::microseconds(100);
 
   static std::vector<flags::FeatureSpec> default_feature_gates();
 };

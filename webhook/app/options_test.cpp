@@ -22,6 +22,7 @@ TEST(Options, DefaultsMatchVolcano) {
   EXPECT_EQ(o.kube_api_qps, 50);
   EXPECT_EQ(o.kube_api_burst, 100);
   EXPECT_EQ(o.port, 8443);
+  EXPECT_EQ(o.busy_poll, 100us);  // ours
   EXPECT_EQ(o.listen_address, "");
   EXPECT_EQ(o.enabled_admission,
             "/jobs/mutate,/jobs/validate,/podgroups/mutate,/pods/validate,/pods/mutate,"
@@ -66,10 +67,11 @@ TEST(Options, AcceptsTheHelmDeploymentCommandLineVerbatim) {
 }
 
 TEST(Options, KlogAndOurOwnFlagsParse) {
-  const WebhookOptions o = parse_ok(
-      {"--v=2", "--vmodule=x=1", "--log_dir=/tmp", "--log-file=/tmp/f", "--stderrthreshold=ERROR",
-       "--alsologtostderr", "--log-flush-frequency=10s", "--log-format=json", "--webhook-threads=4",
-       "--graceful-shutdown-time=2s", "--kube-api-qps=12.5", "--kube-api-burst=7"});
+  const WebhookOptions o =
+      parse_ok({"--v=2", "--vmodule=x=1", "--log_dir=/tmp", "--log-file=/tmp/f",
+                "--stderrthreshold=ERROR", "--alsologtostderr", "--log-flush-frequency=10s",
+                "--log-format=json", "--webhook-threads=4", "--graceful-shutdown-time=2s",
+                "--kube-api-qps=12.5", "--kube-api-burst=7", "--busy-poll=120us"});
   EXPECT_EQ(o.klog.v, 2);
   EXPECT_EQ(o.klog.log_dir, "/tmp");
   EXPECT_EQ(o.klog.log_flush_frequency, 10s);
@@ -78,6 +80,7 @@ TEST(Options, KlogAndOurOwnFlagsParse) {
   EXPECT_EQ(o.graceful_shutdown_time, 2s);
   EXPECT_EQ(o.kube_api_qps, 12.5);
   EXPECT_EQ(o.kube_api_burst, 7);
+  EXPECT_EQ(o.busy_poll, 120us);
 }
 
 TEST(Options, FlagErrorsUsePflagTexts) {
@@ -134,7 +137,8 @@ TEST(Options, VersionAndHelpAreReported) {
                            "--stderrthreshold",
                            "--alsologtostderr",
                            "--log-format",
-                           "--webhook-threads"}) {
+                           "--webhook-threads",
+                           "--busy-poll"}) {
     EXPECT_NE(help->usage.find(std::string(flag) + " "), std::string::npos) << flag;
   }
   EXPECT_NE(help->usage.find("(default \":11251\")"), std::string::npos);
@@ -202,10 +206,18 @@ TEST(Options, OurFlagsAreValidated) {
   o.webhook_url = "https://x";
   o.log_format = "xml";
   o.webhook_threads = -1;
-  const auto errors = validate(o);
-  ASSERT_EQ(errors.size(), 2u);
+  o.busy_poll = 11ms;
+  auto errors = validate(o);
+  ASSERT_EQ(errors.size(), 3u);
   EXPECT_EQ(errors[0], "invalid --log-format \"xml\": want \"text\" or \"json\"");
   EXPECT_NE(errors[1].find("--webhook-threads"), std::string::npos);
+  EXPECT_EQ(errors[2], "invalid --busy-poll: must be between 0 and 10ms");
+  o.busy_poll = -1us;
+  errors = validate(o);
+  ASSERT_EQ(errors.size(), 3u);
+  EXPECT_EQ(errors[2], "invalid --busy-poll: must be between 0 and 10ms");
+  o.busy_poll = 0s;  // disabled
+  EXPECT_EQ(validate(o).size(), 2u);
 }
 
 TEST(EnabledPaths, TrimsSplitsAndSkipsEmptyEntries) {

@@ -186,7 +186,8 @@ int run(const WebhookOptions& o, std::stop_token stop, const RunSettings& settin
           .key_file = o.tls_private_key_file,
           .threads = o.webhook_threads,
           .graceful_shutdown =
-              std::chrono::duration_cast<std::chrono::milliseconds>(o.graceful_shutdown_time)},
+              std::chrono::duration_cast<std::chrono::milliseconds>(o.graceful_shutdown_time),
+          .busy_poll = std::chrono::duration_cast<std::chrono::microseconds>(o.busy_poll)},
       with_live_options(std::move(*endpoints), live), view, live->current());
   try {
     admission.start();

@@ -18,8 +18,9 @@
 // kept-alive connection may idle for idle_timeout between requests. Beyond max_connections a new
 // connection is closed right after accept.
 //
-// Admit functions run on the server's worker threads (threads, default: one per core, at least
-// two), so a slow review holds one worker and never the others.
+// Admit functions run on the server's worker threads (threads, default: one per CPU the process
+// may use), so a slow review holds one worker and never the others. A single worker busy-polls
+// for busy_poll after its last piece of work before it sleeps (busy_poll.h).
 //
 // Thread-safety: every method may be called from any thread, except that stop() must not be
 // called from inside an admit function (it would wait for itself). start() is effective once;
@@ -51,7 +52,13 @@ struct AdmissionServerOptions {
   std::size_t max_connections = 1000;
   std::chrono::milliseconds graceful_shutdown{30'000};  // --graceful-shutdown-time
   std::chrono::milliseconds cert_poll_interval{1'000};  // 0 = only reload_certificate()
+  // --busy-poll: with one worker thread, how long it keeps polling the sockets after its last
+  // piece of work before it sleeps (busy_poll.h); 0 = sleep at once. Ignored with several.
+  std::chrono::microseconds busy_poll{100};
 };
+
+// The longest busy_poll accepted: longer windows only burn CPU after each burst.
+inline constexpr std::chrono::microseconds kMaxBusyPoll{10'000};
 
 class AdmissionServer {
  public:
@@ -89,8 +96,7 @@ class AdmissionServer {
   std::shared_ptr<Core> core_;
 };
 
-// One worker per core, at least two: a review that waits on the API server must not stall the
-// others.
+// One worker per CPU in the process's affinity mask (as Go sizes GOMAXPROCS), at least one.
 int default_worker_threads();
 
 }  // namespace vc::webhook::server

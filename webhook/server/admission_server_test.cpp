@@ -344,6 +344,12 @@ TEST(AdmissionServerOptionsCheck, MistakesAreRejectedAtConstruction) {
   EXPECT_THROW(make({.port = 70000, .cert_file = "c", .key_file = "k"}), std::invalid_argument);
   EXPECT_THROW(make({.port = 1}), std::invalid_argument);
   EXPECT_THROW(make({.cert_file = "c", .key_file = "k", .body_limit = 0}), std::invalid_argument);
+  EXPECT_THROW(make({.cert_file = "c", .key_file = "k", .busy_poll = kMaxBusyPoll * 2}),
+               std::invalid_argument);
+  EXPECT_THROW(
+      make({.cert_file = "c", .key_file = "k", .busy_poll = std::chrono::microseconds(-1)}),
+      std::invalid_argument);
+  EXPECT_NO_THROW(make({.cert_file = "c", .key_file = "k", .busy_poll = kMaxBusyPoll}));
 }
 
 TEST(AdmissionServerOptionsCheck, UnreadableCertificateFailsStart) {
