@@ -63,9 +63,11 @@ void add_flags(flags::FlagSet& fs, WebhookOptions& o) {
              "(its CPU affinity).");
   fs.duration_var("busy-poll", &o.busy_poll,
                   "With one webhook thread: how long it keeps polling for the next request after "
-                  "its last one before it sleeps (at most 10ms; 0 disables). Saves the wake-up "
-                  "of each request when they come one after another, at the cost of that much "
-                  "CPU after each burst.");
+                  "its last one before it sleeps (between " +
+                      server::busy_poll_range() +
+                      "; 0 disables). Saves the wake-up "
+                      "of each request when they come one after another, at the cost of that much "
+                      "CPU after each burst.");
 }
 
 }  // namespace
@@ -137,7 +139,7 @@ std::vector<std::string> validate(const WebhookOptions& o) {
                      ": must be 0 (one per core) or more");
   }
   if (o.busy_poll < std::chrono::nanoseconds::zero() || o.busy_poll > server::kMaxBusyPoll) {
-    errors.emplace_back("invalid --busy-poll: must be between 0 and 10ms");
+    errors.push_back("invalid --busy-poll: must be between " + server::busy_poll_range());
   }
   if (o.graceful_shutdown_time.count() < 0) {
     errors.emplace_back("invalid --graceful-shutdown-time: must not be negative");

@@ -213,7 +213,7 @@ void validate(const AdmissionServerOptions& o) {
     fail("graceful_shutdown and cert_poll_interval must not be negative");
   }
   if (o.busy_poll < std::chrono::microseconds::zero() || o.busy_poll > kMaxBusyPoll) {
-    fail("busy_poll must be in 0..10ms");
+    fail("busy_poll must be between " + busy_poll_range());
   }
 }
 
@@ -222,6 +222,13 @@ void validate(const AdmissionServerOptions& o) {
 struct AdmissionServer::Core : ServerCore {
   using ServerCore::ServerCore;
 };
+
+std::string busy_poll_range() {
+  return "0 and " +
+         std::to_string(
+             std::chrono::duration_cast<std::chrono::milliseconds>(kMaxBusyPoll).count()) +
+         "ms";
+}
 
 int default_worker_threads() {
   // One thread per CPU the process may run on (its affinity mask, as Go sizes GOMAXPROCS), not

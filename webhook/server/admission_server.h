@@ -59,6 +59,8 @@ struct AdmissionServerOptions {
 
 // The longest busy_poll accepted: longer windows only burn CPU after each burst.
 inline constexpr std::chrono::microseconds kMaxBusyPoll{10'000};
+// "0 and 10ms": the accepted busy_poll range, for error messages.
+std::string busy_poll_range();
 
 class AdmissionServer {
  public:

@@ -28,6 +28,22 @@ std::chrono::nanoseconds thread_cpu(std::thread& t) {
   return std::chrono::seconds(ts.tv_sec) + std::chrono::nanoseconds(ts.tv_nsec);
 }
 
+// Runs the loop on a thread and waits for it to return, at most 5 s. A loop that never returns
+// would leave a spinning thread behind, so a timeout ends the test binary with the reason.
+void run_expecting_return(asio::io_context& ioc, std::chrono::microseconds window,
+                          const char* why) {
+  std::promise<void> returned;
+  std::thread worker([&] {
+    run_busy_polling(ioc, window);
+    returned.set_value();
+  });
+  if (returned.get_future().wait_for(5s) != std::future_status::ready) {
+    ADD_FAILURE() << "run_busy_polling did not return within 5 s: " << why;
+    std::abort();
+  }
+  worker.join();
+}
+
 TEST(BusyPoll, RunsEveryHandlerAndReturnsWhenOutOfWork) {
   for (const auto window : {0us, 200us}) {
     asio::io_context ioc;
@@ -38,7 +54,7 @@ TEST(BusyPoll, RunsEveryHandlerAndReturnsWhenOutOfWork) {
     });
     asio::steady_timer timer(ioc, 20ms);
     timer.async_wait([&](auto) { ++ran; });  // due after the window: the loop must wait for it
-    run_busy_polling(ioc, window);
+    run_expecting_return(ioc, window, "out of work");
     EXPECT_EQ(ran, 3) << "window " << window.count() << " us";
     EXPECT_TRUE(ioc.stopped());
   }
@@ -47,17 +63,13 @@ TEST(BusyPoll, RunsEveryHandlerAndReturnsWhenOutOfWork) {
 TEST(BusyPoll, ReturnsWhenStoppedFromAnotherThread) {
   asio::io_context ioc;
   auto guard = asio::make_work_guard(ioc);
-  std::promise<void> returned;
-  std::thread worker([&] {
-    run_busy_polling(ioc, 100ms);  // stop() comes inside the window: the spin must notice
-    returned.set_value();
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(20ms);
+    ioc.stop();
   });
-  std::this_thread::sleep_for(20ms);
-  ioc.stop();
-  const auto status = returned.get_future().wait_for(5s);
-  EXPECT_EQ(status, std::future_status::ready) << "the loop did not return after stop()";
-  if (status != std::future_status::ready) std::abort();  // a detached spinning thread would hang
-  worker.join();
+  // stop() comes inside the window: the spin must notice.
+  run_expecting_return(ioc, 100ms, "after stop()");
+  stopper.join();
 }
 
 // After a window without work the worker sleeps like run(), and wakes for the next handler.
