@@ -25,6 +25,7 @@
 #include <boost/beast/ssl.hpp>
 
 #include "bench/webhook/response_check.h"
+#include "webhook/server/busy_poll.h"
 
 namespace vc::bench {
 namespace {
@@ -270,6 +271,9 @@ void validate(const LoadOptions& o) {
   if (o.warmup < std::chrono::nanoseconds::zero()) {
     throw std::invalid_argument("warmup must not be negative");
   }
+  if (o.busy_poll < std::chrono::microseconds::zero()) {
+    throw std::invalid_argument("busy_poll must not be negative");
+  }
 }
 
 }  // namespace
@@ -302,7 +306,7 @@ LoadResult run_load(const LoadOptions& options) {
   for (std::size_t i = 0; i < workers.size(); ++i) {
     pool.emplace_back([&, i] {
       try {
-        workers[i]->ioc.run();
+        webhook::server::run_busy_polling(workers[i]->ioc, options.busy_poll);
       } catch (...) {
         failures[i] = std::current_exception();  // a bug in a handler; rethrown after the join
       }

@@ -4,6 +4,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <thread>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -191,6 +192,32 @@ TEST_F(LoadGeneratorTest, WindowHooksRunOnceEachInOrder) {
   EXPECT_EQ(calls, "start;end;");
 }
 
+// With busy_poll the client thread keeps polling while it waits for a slow answer; without it,
+// it sleeps. The process's CPU seconds over the window tell the two apart (they include the
+// in-process server's, which is the same in both runs).
+TEST_F(LoadGeneratorTest, BusyPollingClientSpinsWhileWaitingAndStillMeasuresEveryAnswer) {
+  server_.handle("POST", "/jobs/mutate", [](const Request& r) {
+    std::this_thread::sleep_for(milliseconds(50));
+    return Response::json(200, answer(request_uid(r), true));
+  });
+  auto o = options({{"/jobs/mutate", true}});
+  o.duration = milliseconds(500);
+  const LoadResult sleeping = run_load(o);
+  o.busy_poll = std::chrono::seconds(1);
+  const LoadResult polling = run_load(o);
+
+  for (const LoadResult* r : {&sleeping, &polling}) {
+    EXPECT_EQ(r->errors + r->warmup_errors, 0u);
+    EXPECT_GE(r->requests, 5u);
+    EXPECT_EQ(r->latency.count(), r->requests);
+  }
+  // Waiting 500 ms on 50 ms answers, the polling client spends the window polling; a third of it
+  // leaves room for a machine busy with other tests.
+  EXPECT_GT(polling.client_cpu_seconds - sleeping.client_cpu_seconds, 0.16)
+      << "sleeping " << sleeping.client_cpu_seconds << " s, polling " << polling.client_cpu_seconds
+      << " s";
+}
+
 TEST(LoadGeneratorOptions, UnusableOptionsAreRejected) {
   LoadOptions o;
   o.port = 1;
@@ -199,6 +226,9 @@ TEST(LoadGeneratorOptions, UnusableOptionsAreRejected) {
   o.concurrency = 0;
   EXPECT_THROW(run_load(o), std::invalid_argument);
   o.concurrency = 1;
+  o.busy_poll = std::chrono::microseconds(-1);
+  EXPECT_THROW(run_load(o), std::invalid_argument);
+  o.busy_poll = {};
   o.ca_file = "/nonexistent/ca.crt";
   EXPECT_THROW(run_load(o), std::runtime_error);
 }

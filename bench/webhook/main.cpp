@@ -3,7 +3,8 @@
 //   vc-webhook-load --url https://127.0.0.1:28643 --cacert ca.crt
 //     --body reviews/job-create-mutate.json:/jobs/mutate:allowed
 //     --body reviews/queue-create-validate.json:/queues/validate
-//     --concurrency 8 --duration 10 --warmup 2 [--server-pid PID --server-core 1]
+//     --concurrency 8 --duration 10 --warmup 2 [--busy-poll-us 1000]
+//     [--server-pid PID --server-core 1]
 //
 // Prints one JSON line (report.h) on stdout and the first few errors on stderr. Exit status:
 // 0 all answers were right, 1 some were not (the JSON line is still printed), 2 bad usage or setup.
@@ -51,6 +52,7 @@ int main(int argc, char** argv) {
   double warmup_s = 2;
   double timeout_s = 10;
   std::size_t error_samples = 5;
+  unsigned busy_poll_us = 0;
   std::optional<int> server_pid;
   std::optional<int> server_core;
   app.add_option("--url", url, "https://HOST:PORT of the webhook server")->required();
@@ -69,6 +71,10 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--timeout", timeout_s, "seconds a request may take before it is an error")
       ->check(CLI::PositiveNumber);
+  app.add_option("--busy-poll-us", busy_poll_us,
+                 "microseconds a client thread keeps polling for answers before it sleeps "
+                 "(0: sleep at once); for a client on a core of its own")
+      ->check(CLI::Range(0u, 10'000'000u));
   app.add_option("--error-samples", error_samples, "how many error texts to keep and print");
   app.add_option("--server-pid", server_pid,
                  "PID of the server: report its CPU seconds and peak RSS over the window");
@@ -104,6 +110,7 @@ int main(int argc, char** argv) {
   options.request_timeout =
       std::chrono::duration_cast<std::chrono::milliseconds>(seconds(timeout_s));
   options.max_error_samples = error_samples;
+  options.busy_poll = std::chrono::microseconds(busy_poll_us);
 
   std::optional<vc::bench::ServerProbe> probe;
   if (server_pid || server_core) {

@@ -37,6 +37,7 @@ nlohmann::ordered_json result_json(const LoadOptions& options, const LoadResult&
       {"duration_s", round3(seconds)},
       {"concurrency", options.concurrency},
       {"threads", std::min(options.threads, options.concurrency)},
+      {"client_busy_poll_us", options.busy_poll.count()},
       {"warmup_requests", result.warmup_requests},
       {"warmup_errors", result.warmup_errors},
       {"connections_opened", result.connections_opened},
