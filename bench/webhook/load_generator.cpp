@@ -25,7 +25,7 @@
 #include <boost/beast/ssl.hpp>
 
 #include "bench/webhook/response_check.h"
-#include "webhook/server/busy_poll.h"
+#include "common/server/busy_poll.h"
 
 namespace vc::bench {
 namespace {
@@ -306,7 +306,7 @@ LoadResult run_load(const LoadOptions& options) {
   for (std::size_t i = 0; i < workers.size(); ++i) {
     pool.emplace_back([&, i] {
       try {
-        webhook::server::run_busy_polling(workers[i]->ioc, options.busy_poll);
+        vc::server::run_busy_polling(workers[i]->ioc, options.busy_poll);
       } catch (...) {
         failures[i] = std::current_exception();  // a bug in a handler; rethrown after the join
       }

@@ -18,9 +18,9 @@
 // i % threads). The hooks run on the calling thread.
 //
 // Polling: with busy_poll > 0 a client thread that runs out of ready handlers keeps polling its
-// sockets for that long before it sleeps in epoll_wait (run_busy_polling, as in the webhook).
-// With one request in flight the answer then finds the client awake: the round trip no longer
-// includes waking the client's CPU, which on a VM costs as much as a small review and is the
+// sockets for that long before it sleeps in epoll_wait (common/server/busy_poll.h, as in the
+// webhook). With one request in flight the answer then finds the client awake: the round trip no
+// longer includes waking the client's CPU, which on a VM costs as much as a small review and is the
 // same for every server measured. Meant for a client pinned to a core of its own.
 
 #include <chrono>

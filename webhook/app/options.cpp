@@ -138,7 +138,7 @@ std::vector<std::string> validate(const WebhookOptions& o) {
     errors.push_back("invalid --webhook-threads " + std::to_string(o.webhook_threads) +
                      ": must be 0 (one per core) or more");
   }
-  if (o.busy_poll < std::chrono::nanoseconds::zero() || o.busy_poll > server::kMaxBusyPoll) {
+  if (!server::busy_poll_in_range(o.busy_poll)) {
     errors.push_back("invalid --busy-poll: must be between " + server::busy_poll_range());
   }
   if (o.graceful_shutdown_time.count() < 0) {

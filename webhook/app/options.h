@@ -57,7 +57,8 @@ struct WebhookOptions {
   // Ours.
   std::string log_format = "text";  // text | json
   int webhook_threads = 0;          // admission workers; 0 = one per CPU of the affinity mask
-  // With one worker, how long it polls after its last request before sleeping (busy_poll.h).
+  // With one worker, how long it polls after its last request before sleeping
+  // (common/server/busy_poll.h).
   std::chrono::nanoseconds busy_poll = std::chrono::microseconds(100);
 
   static std::vector<flags::FeatureSpec> default_feature_gates();

@@ -23,7 +23,7 @@
 #include <boost/asio/strand.hpp>
 
 #include "common/log/log.h"
-#include "webhook/server/busy_poll.h"
+#include "common/server/busy_poll.h"
 #include "webhook/server/certificate_reloader.h"
 #include "webhook/server/connection.h"
 #include "webhook/server/metrics.h"
@@ -181,8 +181,9 @@ void run_worker(const std::shared_ptr<ServerCore>& core) {
     try {
       // Busy polling only with one worker: several spinning workers would take turns at the
       // io_context's lock instead of sleeping until the reactor hands them work.
-      run_busy_polling(core->ioc, core->thread_count == 1 ? core->options.busy_poll
-                                                          : std::chrono::microseconds::zero());
+      vc::server::run_busy_polling(core->ioc, core->thread_count == 1
+                                                  ? core->options.busy_poll
+                                                  : std::chrono::microseconds::zero());
       break;
     } catch (const std::exception& e) {
       // Handlers do not throw by design (the router catches admit failures); an exception here
@@ -212,7 +213,7 @@ void validate(const AdmissionServerOptions& o) {
   if (o.graceful_shutdown < milliseconds::zero() || o.cert_poll_interval < milliseconds::zero()) {
     fail("graceful_shutdown and cert_poll_interval must not be negative");
   }
-  if (o.busy_poll < std::chrono::microseconds::zero() || o.busy_poll > kMaxBusyPoll) {
+  if (!busy_poll_in_range(o.busy_poll)) {
     fail("busy_poll must be between " + busy_poll_range());
   }
 }

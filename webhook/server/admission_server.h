@@ -20,7 +20,7 @@
 //
 // Admit functions run on the server's worker threads (threads, default: one per CPU the process
 // may use), so a slow review holds one worker and never the others. A single worker busy-polls
-// for busy_poll after its last piece of work before it sleeps (busy_poll.h).
+// for busy_poll after its last piece of work before it sleeps (common/server/busy_poll.h).
 //
 // Thread-safety: every method may be called from any thread, except that stop() must not be
 // called from inside an admit function (it would wait for itself). start() is effective once;
@@ -53,13 +53,18 @@ struct AdmissionServerOptions {
   std::chrono::milliseconds graceful_shutdown{30'000};  // --graceful-shutdown-time
   std::chrono::milliseconds cert_poll_interval{1'000};  // 0 = only reload_certificate()
   // --busy-poll: with one worker thread, how long it keeps polling the sockets after its last
-  // piece of work before it sleeps (busy_poll.h); 0 = sleep at once. Ignored with several.
+  // piece of work before it sleeps (common/server/busy_poll.h); 0 = sleep at once. Ignored with
+  // several.
   std::chrono::microseconds busy_poll{100};
 };
 
 // The longest busy_poll accepted: longer windows only burn CPU after each burst.
 inline constexpr std::chrono::microseconds kMaxBusyPoll{10'000};
-// "0 and 10ms": the accepted busy_poll range, for error messages.
+// Whether a busy-poll window is within 0..kMaxBusyPoll, and that range as text ("0 and 10ms") for
+// error messages. The webhook's flag check and the server's options check both use them.
+constexpr bool busy_poll_in_range(std::chrono::nanoseconds window) {
+  return window >= std::chrono::nanoseconds::zero() && window <= kMaxBusyPoll;
+}
 std::string busy_poll_range();
 
 class AdmissionServer {

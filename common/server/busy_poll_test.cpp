@@ -1,4 +1,4 @@
-#include "webhook/server/busy_poll.h"
+#include "common/server/busy_poll.h"
 
 #include <pthread.h>
 #include <time.h>
@@ -13,7 +13,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 
-namespace vc::webhook::server {
+namespace vc::server {
 namespace {
 
 namespace asio = boost::asio;
@@ -101,4 +101,4 @@ TEST(BusyPoll, SleepsOnceAWindowPassesWithoutWorkAndWakesForNewWork) {
 }
 
 }  // namespace
-}  // namespace vc::webhook::server
+}  // namespace vc::server

@@ -1,6 +1,6 @@
-#include "webhook/server/busy_poll.h"
+#include "common/server/busy_poll.h"
 
-namespace vc::webhook::server {
+namespace vc::server {
 
 void run_busy_polling(boost::asio::io_context& ioc, std::chrono::microseconds window) {
   using Clock = std::chrono::steady_clock;
@@ -21,4 +21,4 @@ void run_busy_polling(boost::asio::io_context& ioc, std::chrono::microseconds wi
   }
 }
 
-}  // namespace vc::webhook::server
+}  // namespace vc::server
