@@ -210,8 +210,9 @@ void validate(const AdmissionServerOptions& o) {
   for (auto t : {o.header_timeout, o.body_timeout, o.write_timeout, o.idle_timeout}) {
     if (t <= milliseconds::zero()) fail("timeouts must be positive");
   }
-  if (o.graceful_shutdown < milliseconds::zero() || o.cert_poll_interval < milliseconds::zero()) {
-    fail("graceful_shutdown and cert_poll_interval must not be negative");
+  if (o.graceful_shutdown < milliseconds::zero() || o.cert_poll_interval < milliseconds::zero() ||
+      o.stop_idle_drain < milliseconds::zero()) {
+    fail("graceful_shutdown, stop_idle_drain and cert_poll_interval must not be negative");
   }
   if (!busy_poll_in_range(o.busy_poll)) {
     fail("busy_poll must be between " + busy_poll_range());

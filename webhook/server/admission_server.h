@@ -51,6 +51,10 @@ struct AdmissionServerOptions {
   std::chrono::milliseconds idle_timeout{90'000};
   std::size_t max_connections = 1000;
   std::chrono::milliseconds graceful_shutdown{30'000};  // --graceful-shutdown-time
+  // At stop(), how long a kept-alive connection waiting for its next request stays open to answer
+  // it (with "Connection: close") before it is closed; capped by graceful_shutdown. The caller
+  // (an API server) then closes the connection itself instead of racing our close.
+  std::chrono::milliseconds stop_idle_drain{3'000};
   std::chrono::milliseconds cert_poll_interval{1'000};  // 0 = only reload_certificate()
   // --busy-poll: with one worker thread, how long it keeps polling the sockets after its last
   // piece of work before it sleeps (common/server/busy_poll.h); 0 = sleep at once. Ignored with
@@ -83,8 +87,9 @@ class AdmissionServer {
   // std::logic_error when called twice.
   void start();
 
-  // Stops accepting, closes idle connections, lets requests in flight finish and answer (with
-  // "Connection: close") for up to graceful_shutdown, then closes everything else and returns.
+  // Stops accepting, lets requests in flight finish and answer (with "Connection: close") for up
+  // to graceful_shutdown, answers the next request of an idle connection the same way for up to
+  // stop_idle_drain and closes what stays idle, then closes everything else and returns.
   // Returns false when the grace period ran out with requests still in flight; a worker then
   // still inside an admit function is left to finish on its own. Safe to call more than once.
   bool stop();

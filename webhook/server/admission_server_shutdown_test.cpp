@@ -1,4 +1,5 @@
-// Graceful shutdown: reviews in flight finish, idle connections close, the grace period holds.
+// Graceful shutdown: reviews in flight finish, idle connections get a drain window, the grace
+// period holds.
 #include <chrono>
 #include <condition_variable>
 #include <future>
@@ -77,9 +78,10 @@ TEST(AdmissionServerShutdown, StopFinishesAnInFlightReviewBeforeReturning) {
   EXPECT_TRUE(stopped.get());
 }
 
-TEST(AdmissionServerShutdown, StopClosesIdleConnectionsAtOnce) {
+TEST(AdmissionServerShutdown, StopClosesConnectionsStillIdleAfterTheDrainWindow) {
   auto gate = std::make_shared<Gate>();
-  RunningServer server(gated_endpoints(gate), {.graceful_shutdown = std::chrono::seconds(20)});
+  RunningServer server(gated_endpoints(gate), {.graceful_shutdown = std::chrono::seconds(20),
+                                               .stop_idle_drain = std::chrono::milliseconds(300)});
   auto idle = server.connect();
   auto reply = idle->post("/test/allow", review_body("u"));
   ASSERT_TRUE(reply.ok()) << reply.error();
@@ -87,10 +89,43 @@ TEST(AdmissionServerShutdown, StopClosesIdleConnectionsAtOnce) {
 
   const auto start = std::chrono::steady_clock::now();
   EXPECT_TRUE(server.server->stop());
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  const auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_GE(took, std::chrono::milliseconds(300)) << "idle connections were not given the window";
+  EXPECT_LT(took, std::chrono::seconds(5));
   EXPECT_TRUE(idle->wait_closed());
   EXPECT_TRUE(fresh->wait_closed());
   EXPECT_TRUE(server.server->stop()) << "a second stop() is a no-op";
+}
+
+// What an API server does while a webhook replica stops: it sends its next review on a
+// connection it already has. That review is answered, with "Connection: close", and stop() ends
+// as soon as no connection is left, long before the drain window would.
+TEST(AdmissionServerShutdown, StopAnswersTheNextRequestOfAnIdleConnectionAndClosesIt) {
+  auto gate = std::make_shared<Gate>();
+  RunningServer server(gated_endpoints(gate), {.graceful_shutdown = std::chrono::seconds(20),
+                                               .stop_idle_drain = std::chrono::seconds(20)});
+  auto idle = server.connect();
+  auto first = idle->post("/test/allow", review_body("before"));
+  ASSERT_TRUE(first.ok()) << first.error();
+  auto fresh = server.connect();  // handshake done, no request yet
+
+  const auto start = std::chrono::steady_clock::now();
+  auto stopped = std::async(std::launch::async, [&] { return server.server->stop(); });
+  ASSERT_TRUE(test::wait_until([&] {
+    return !TlsClient::connect(server.port(), server.client_options()).ok();
+  })) << "the listener still accepts";
+
+  for (auto* client : {&idle, &fresh}) {
+    auto reply = (*client)->post("/test/allow", review_body("during-stop"));
+    ASSERT_TRUE(reply.ok()) << reply.error();
+    EXPECT_EQ(reply->status, 200);
+    EXPECT_NE(reply->body.find(R"("uid":"during-stop","allowed":true)"), std::string::npos);
+    EXPECT_EQ(reply->header("connection"), "close");
+    EXPECT_TRUE((*client)->wait_closed());
+  }
+  ASSERT_EQ(stopped.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  EXPECT_TRUE(stopped.get());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
 }
 
 TEST(AdmissionServerShutdown, StopGivesUpAfterTheGracePeriodWhenAnAdmitIsStuck) {

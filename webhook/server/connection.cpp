@@ -13,6 +13,7 @@
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -78,10 +79,22 @@ class Session : public Connection, public std::enable_shared_from_this<Session> 
     net::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->handshake(); });
   }
 
-  // respond() sees host_.is_stopping() and closes after answering.
+  // A request in flight is answered with "Connection: close" (respond() sees is_stopping()). A
+  // connection waiting for its next request stays open for stop_idle_drain: a client that sends
+  // one then gets its answer and the close in it, instead of racing our close with its write (a
+  // POST that loses that race fails, and an API server does not retry it). What is still idle
+  // when the window ends is closed.
   void shutdown() override {
     net::post(stream_.get_executor(), [self = shared_from_this()] {
-      if (self->waiting_for_peer_) self->lowest().cancel();
+      if (!self->waiting_for_peer_) return;
+      self->stop_timer_.emplace(self->stream_.get_executor());
+      self->stop_timer_->expires_after(
+          std::min(self->options_.stop_idle_drain, self->options_.graceful_shutdown));
+      // Weak: a connection that ends on its own meanwhile must not wait for the timer.
+      self->stop_timer_->async_wait([weak = self->weak_from_this()](error_code ec) {
+        auto s = weak.lock();
+        if (!ec && s && s->waiting_for_peer_) s->lowest().cancel();
+      });
     });
   }
 
@@ -115,8 +128,10 @@ class Session : public Connection, public std::enable_shared_from_this<Session> 
 
   // Starts the next request: parses what is already buffered (a pipelined request), else waits
   // for its first byte, for idle_timeout on a kept-alive connection.
+  // During stop() the first request of a connection is still read and answered (with a close):
+  // its client finished the handshake and is about to send it.
   void wait_for_request(bool first) {
-    if (host_.is_stopping()) return close_gracefully();
+    if (host_.is_stopping() && !first) return close_gracefully();
     parser_.emplace();
     parser_->header_limit(static_cast<std::uint32_t>(options_.header_limit));
     parser_->body_limit(options_.body_limit);
@@ -315,6 +330,7 @@ class Session : public Connection, public std::enable_shared_from_this<Session> 
   bool first_request_ = true;
   std::size_t drain_budget_ = 0;
   bool waiting_for_peer_ = false;  // an operation only the client can complete is pending
+  std::optional<net::steady_timer> stop_timer_;  // ends the idle drain of shutdown()
 };
 
 }  // namespace
