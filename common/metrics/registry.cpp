@@ -1,6 +1,10 @@
 #include "common/metrics/registry.h"
 
+#include <iterator>
+
 #include <prometheus/text_serializer.h>
+
+#include "common/metrics/process_metrics.h"
 
 namespace vc::metrics {
 
@@ -11,7 +15,11 @@ prometheus::Registry& registry() {
 }
 
 std::string render_text() {
-  return render_text(registry());
+  auto families = registry().Collect();
+  auto process = ProcessCollector().Collect();
+  families.insert(families.end(), std::make_move_iterator(process.begin()),
+                  std::make_move_iterator(process.end()));
+  return prometheus::TextSerializer().Serialize(families);
 }
 
 std::string render_text(const prometheus::Registry& r) {
