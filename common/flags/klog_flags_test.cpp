@@ -2,8 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include "common/flags/version.h"
-
 namespace vc::flags {
 namespace {
 
@@ -87,16 +85,6 @@ TEST_F(KlogFlagsTest, IgnoredSettingsAreReported) {
   const auto notes = ignored_settings(o);
   ASSERT_EQ(notes.size(), 2u);
   EXPECT_NE(notes[1].find("--log-file"), std::string::npos);
-}
-
-TEST(Version, PrintsSixVolcanoStyleLines) {
-  const std::string text = version_text();
-  EXPECT_TRUE(text.starts_with("API Version: v1alpha1\nVersion: " VC_VERSION "\n")) << text;
-  EXPECT_NE(text.find("\nGit SHA: "), std::string::npos);
-  EXPECT_NE(text.find("\nBuilt At: "), std::string::npos);
-  EXPECT_NE(text.find("\nGo Version: "), std::string::npos);
-  EXPECT_NE(text.find("\nGo OS/Arch: linux/"), std::string::npos);
-  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 6);
 }
 
 }  // namespace

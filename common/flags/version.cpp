@@ -3,47 +3,54 @@
 namespace vc::flags {
 namespace {
 
-constexpr const char* kNotProvided = "Not provided.";
+constexpr std::string_view kNotProvided = "Not provided.";
 
-#ifdef VC_GIT_SHA
-constexpr const char* kGitSha = VC_GIT_SHA;
-#else
-constexpr const char* kGitSha = kNotProvided;
-#endif
-
-#ifdef VC_BUILT_AT
-constexpr const char* kBuiltAt = VC_BUILT_AT;
-#else
-constexpr const char* kBuiltAt = kNotProvided;
-#endif
-
-// runtime.GOOS/runtime.GOARCH spelling.
-constexpr const char* kOsArch =
-#if defined(__linux__)
-    "linux/"
-#elif defined(__APPLE__)
-    "darwin/"
-#else
-    "unknown/"
-#endif
-#if defined(__x86_64__)
-    "amd64";
-#elif defined(__aarch64__)
-    "arm64";
-#elif defined(__powerpc64__)
-    "ppc64le";
-#elif defined(__s390x__)
-    "s390x";
-#else
-    "unknown";
-#endif
+std::string or_not_provided(std::string_view value) {
+  return std::string(value.empty() ? kNotProvided : value);
+}
 
 }  // namespace
 
-std::string version_text() {
-  return std::string("API Version: v1alpha1\n") + "Version: " + VC_VERSION + "\n" +
-         "Git SHA: " + kGitSha + "\n" + "Built At: " + kBuiltAt + "\n" +
-         "Go Version: " + kNotProvided + "\n" + "Go OS/Arch: " + kOsArch + "\n";
+std::string_view compiler_name() {
+#if defined(__clang__)
+  constexpr std::string_view kName = "clang " __clang_version__;  // ends with a space
+  return kName.substr(0, kName.find_last_not_of(' ') + 1);
+#elif defined(__GNUC__)
+  return "gcc " __VERSION__;
+#else
+  return "unknown";
+#endif
+}
+
+std::string_view platform_name() {
+  // runtime.GOOS/runtime.GOARCH spelling.
+  return
+#if defined(__linux__)
+      "linux/"
+#elif defined(__APPLE__)
+      "darwin/"
+#else
+      "unknown/"
+#endif
+#if defined(__x86_64__)
+      "amd64";
+#elif defined(__aarch64__)
+      "arm64";
+#elif defined(__powerpc64__)
+      "ppc64le";
+#elif defined(__s390x__)
+      "s390x";
+#else
+      "unknown";
+#endif
+}
+
+std::string version_text(const BuildInfo& info) {
+  return "API Version: v1alpha1\nVersion: " + or_not_provided(info.version) +
+         "\nGit SHA: " + or_not_provided(info.git_commit) +
+         "\nBuilt At: " + or_not_provided(info.build_date) +
+         "\nGo Version: " + std::string(kNotProvided) +
+         "\nGo OS/Arch: " + std::string(info.platform) + "\n";
 }
 
 }  // namespace vc::flags

@@ -12,6 +12,7 @@
 #include "common/kube/leaderelection/identity.h"
 #include "common/kube/leaderelection/leader_elector.h"
 #include "common/log/log.h"
+#include "common/metrics/build_info.h"
 #include "common/process/main.h"
 #include "common/server/server.h"
 #include "controllers/app/builtin.h"
@@ -105,6 +106,7 @@ void log_selection(const Selection& s) {
 }  // namespace
 
 int run(const ControllerManagerOptions& o, std::stop_token stop, const RunSettings& settings) {
+  vc::metrics::register_build_info("vc-controller-manager", vc::flags::build_info());
   if (auto errors = validate(o); !errors.empty()) {
     std::fprintf(stderr, "%s\n", aggregate(errors).c_str());
     return kExitError;

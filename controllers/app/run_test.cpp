@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/flags/version.h"
 #include "controllers/app/app_test_util.h"
 
 namespace vc::controllers::app {
@@ -135,7 +136,14 @@ TEST(ControllerManagerProcess, WithoutLeaderElectionControllersRunAtOnceAndServe
   EXPECT_EQ(http_get(health, "/healthz"), "HTTP/1.0 200 OK\nok");
   EXPECT_EQ(http_get(health, "/healthz/ping"), "HTTP/1.0 200 OK\nok");
   EXPECT_EQ(http_get(health, "/readyz").substr(0, 15), "HTTP/1.0 200 OK");
-  EXPECT_EQ(http_get(metrics, "/metrics").substr(0, 15), "HTTP/1.0 200 OK");
+  const std::string scraped = http_get(metrics, "/metrics");
+  EXPECT_EQ(scraped.substr(0, 15), "HTTP/1.0 200 OK");
+  // The build-info gauge carries the commit --version prints; the process_* series are there.
+  EXPECT_NE(scraped.find("component=\"vc-controller-manager\",git_commit=\"" +
+                         std::string(flags::build_info().git_commit) + "\""),
+            std::string::npos)
+      << scraped;
+  EXPECT_NE(scraped.find("\nprocess_resident_memory_bytes "), std::string::npos) << scraped;
   EXPECT_TRUE(server.requests().empty()) << "no leader election, nothing asked of the API:\n"
                                          << server.describe_requests();
 

@@ -4,8 +4,10 @@
 #include <condition_variable>
 
 #include "common/flags/go_strconv.h"
+#include "common/flags/version.h"
 #include "common/kube/cache/informer.h"
 #include "common/log/log.h"
+#include "common/metrics/build_info.h"
 #include "webhook/app/admission_conf.h"
 #include "webhook/app/endpoints.h"
 #include "webhook/app/health.h"
@@ -75,6 +77,7 @@ int startup_failed(std::stop_token stop, const std::string& message) {
 }  // namespace
 
 int run(const WebhookOptions& o, std::stop_token stop, const RunSettings& settings) {
+  vc::metrics::register_build_info("vc-webhook-manager", vc::flags::build_info());
   if (std::string err = check_port(o); !err.empty()) {
     VC_LOG_ERROR(err);
     return kExitFatal;

@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/flags/version.h"
 #include "common/kube/transport.h"
 #include "common/testing/pki.h"
 #include "common/testing/temp_dir.h"
@@ -208,6 +209,18 @@ TEST_F(RunTest, ServesReviewsAfterPatchingCaBundleAndStopsCleanly) {
     EXPECT_EQ(r->status, 200) << path << ": " << r->body;
     EXPECT_EQ(r->body, "ok") << path;
   }
+  kube::HttpRequest scrape;
+  scrape.method = "GET";
+  scrape.target = "/metrics";
+  scrape.deadline = std::chrono::steady_clock::now() + 5s;
+  auto metrics = health.send(scrape);
+  ASSERT_TRUE(metrics.ok()) << metrics.error().describe();
+  // The build-info gauge carries the commit --version prints; the process_* series are there.
+  EXPECT_NE(metrics->body.find("component=\"vc-webhook-manager\",git_commit=\"" +
+                               std::string(flags::build_info().git_commit) + "\""),
+            std::string::npos)
+      << metrics->body;
+  EXPECT_NE(metrics->body.find("\nprocess_open_fds "), std::string::npos) << metrics->body;
 
   EXPECT_EQ(stop_and_wait(), 0);
 }
