@@ -15,15 +15,19 @@ export CCACHE_NOHASHDIR := 1
 export CCACHE_MAXSIZE ?= 5G
 
 # Exactly the Debian packages the build needs (DEVELOPERS.md), plus clang-format for `make lint`,
-# the tools the e2e cluster and bench scripts call (taskset is in util-linux), and clang-14 with
-# its sanitizer runtime for the libFuzzer targets.
+# the tools the e2e cluster and bench scripts call (taskset is in util-linux), clang-14 with
+# its sanitizer runtime for the libFuzzer targets, and the real node's parts: containerd, runc,
+# the CNI plugins, iptables (kube-proxy), a registry, buildah for the images and busybox for the
+# busybox image.
 DEB_PACKAGES := build-essential cmake ninja-build pkg-config \
   libboost1.81-dev libssl-dev nlohmann-json3-dev libspdlog-dev libyaml-cpp-dev libcli11-dev \
   prometheus-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev libjemalloc-dev ccache clang-format \
-  openssl curl jq procps util-linux clang-14 libclang-rt-14-dev
+  openssl curl jq procps util-linux clang-14 libclang-rt-14-dev \
+  containerd runc containernetworking-plugins iptables iproute2 docker-registry buildah busybox-static
 
-.PHONY: deps build asan unit-test asan-test test bench bench-webhook bench-controller fuzz fuzz-smoke fmt lint \
-        clean up cluster-binaries cluster-up cluster-down cluster-status crds e2e
+.PHONY: deps build binaries asan unit-test asan-test test bench bench-webhook bench-controller fuzz fuzz-smoke \
+        fmt lint clean up install uninstall images cluster-binaries cluster-up cluster-down cluster-status crds e2e \
+        e2e-deployed
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null \
@@ -38,6 +42,11 @@ $(BUILD_DIR)/build.ninja:
 
 build: $(BUILD_DIR)/build.ninja
 	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+# Only the two binaries (what the cluster, the images and the demo run): no tests, no benchmarks.
+BINARIES := vc-webhook-manager vc-controller-manager
+binaries: $(BUILD_DIR)/build.ninja
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target $(BINARIES)
 
 $(ASAN_DIR)/build.ninja:
 	cmake -S . -B $(ASAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DVC_SANITIZE=ON -DVC_BUILD_BENCH=OFF
@@ -90,8 +99,8 @@ clean:
 cluster-binaries:
 	e2e/cluster/build-binaries.sh
 
-# Our binaries are the cluster's defaults (IMPL_WEBHOOK=ours), so bring the build up to date first.
-cluster-up: build
+# Our binaries are the cluster's defaults (IMPL_WEBHOOK=ours), so bring them up to date first.
+cluster-up: binaries
 	e2e/cluster/up.sh
 
 cluster-down:
@@ -104,11 +113,30 @@ crds:
 	e2e/cluster/crds.sh
 
 # IMPL=ours|reference (or IMPL_WEBHOOK / IMPL_CONTROLLERS) picks the implementations under test.
-e2e: build
+e2e: binaries
 	e2e/run-e2e.sh
 
-# The demo: deps, build, the local cluster with OUR webhook and controller-manager, then the seed
-# scenario (two Ray-style gangs sharing room for one) with a readable timeline.
-up: deps build
+# The stack installed through the chart on the real node (e2e/run-deployed.sh).
+e2e-deployed: binaries
+	e2e/run-deployed.sh
+
+# The stack as a user installs it: the cluster with its real node, our images in its registry,
+# and `helm upgrade --install` of charts/vc-cpp (e2e/cluster/install.sh prints the helm command).
+# IMPL_IMAGES=reference installs Volcano's own webhook and controller-manager with the same chart.
+install: binaries
+	IMPL=chart e2e/cluster/up.sh
+	e2e/cluster/install.sh install
+
+uninstall:
+	e2e/cluster/install.sh uninstall
+
+# Our images and Volcano's (for comparison), pushed to the local cluster's registry.
+images: binaries
+	images/build.sh all
+	images/build.sh sizes
+
+# The demo: deps, the two binaries, the stack installed through the chart on the real node, then
+# the seed scenario (two Ray-style gangs sharing room for one) with a readable timeline.
+up: deps binaries
 	IMPL_WEBHOOK=ours IMPL_CONTROLLERS=ours e2e/cluster/up.sh
 	e2e/demo/seed-demo.sh

@@ -2,7 +2,8 @@
 # Generates the PKI of the local test cluster and of the webhook, with OpenSSL.
 #
 #   gen-certs.sh DIR            cluster CA, apiserver serving cert, service-account signing keys,
-#                               admin client cert, webhook serving cert (skips files that exist)
+#                               admin client cert, webhook serving cert, the real node's kubelet,
+#                               kube-proxy and kube-scheduler certs (skips files that exist)
 #   gen-certs.sh DIR webhook    (re)issue only the webhook serving cert from the existing CA,
 #                               e.g. to rotate it; the new pair replaces the old atomically
 #   gen-certs.sh DIR secret     print the Secret volcano-admission-secret (tls.crt, tls.key,
@@ -20,7 +21,8 @@
 #
 # Environment: WEBHOOK_SERVICE (volcano-admission-service), WEBHOOK_NAMESPACE (volcano-system),
 # WEBHOOK_SECRET (volcano-admission-secret), WEBHOOK_SECRET_TYPE (kubernetes.io/tls; Volcano's
-# own Secret is Opaque), CERT_DAYS (3650).
+# own Secret is Opaque), CERT_DAYS (3650); for the cluster PKI also NODE_NAME (vc-node) and
+# POD_GATEWAY (10.88.0.1).
 set -euo pipefail
 
 dir=${1:?usage: gen-certs.sh DIR [webhook|secret|ca-rotate-begin|ca-rotate-switch|ca-rotate-finish]}
@@ -161,9 +163,19 @@ case $only in
 esac
 
 ca
+# The API server is reached on loopback, through the `kubernetes` Service's ClusterIP, and by pods
+# of the real node at its address on the pod bridge (POD_GATEWAY).
 [ -f apiserver.crt ] || leaf apiserver "/CN=kube-apiserver" serverAuth \
-  "IP:127.0.0.1,IP:10.96.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local"
+  "IP:127.0.0.1,IP:10.96.0.1,IP:${POD_GATEWAY:-10.88.0.1},DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local"
 [ -f admin.crt ] || leaf admin "/O=system:masters/CN=kubernetes-admin" clientAuth
+# The real node's kubelet (its client identity, which the Node authorizer and NodeRestriction
+# check, and its serving certificate), kube-proxy and kube-scheduler, each under the user name
+# Kubernetes' built-in RBAC bindings expect.
+node=${NODE_NAME:-vc-node}
+[ -f kubelet-client.crt ] || leaf kubelet-client "/O=system:nodes/CN=system:node:$node" clientAuth
+[ -f kubelet.crt ] || leaf kubelet "/CN=$node" serverAuth "IP:${POD_GATEWAY:-10.88.0.1},IP:127.0.0.1,DNS:$node"
+[ -f kube-proxy.crt ] || leaf kube-proxy "/CN=system:kube-proxy" clientAuth
+[ -f kube-scheduler.crt ] || leaf kube-scheduler "/CN=system:kube-scheduler" clientAuth
 [ -f webhook.crt ] || webhook
 if [ ! -f sa.key ]; then
   openssl genrsa -out sa.key 2048 2>/dev/null

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Go control-plane binaries the e2e cluster runs, once per harness version.
 #
-# Each harness module (k8s, etcd, kwok, volcano) pins its upstream versions in go.mod/go.sum.
+# Each harness module (k8s, etcd, kwok, volcano, helm) pins its upstream versions in go.mod/go.sum.
 # Binaries land in $VC_CACHE/bin/<harness>-<hash>/ so fresh clones and CI reuse them; they are
 # never written into the repository. The hash covers the harness's go.mod, go.sum, compat files
 # and RECIPE below: bump RECIPE when a change here changes what gets built.
@@ -68,9 +68,13 @@ targets() {
   case $1 in
     k8s) echo "kube-apiserver=k8s.io/kubernetes/cmd/kube-apiserver" \
               "kube-controller-manager=k8s.io/kubernetes/cmd/kube-controller-manager" \
-              "kubectl=k8s.io/kubernetes/cmd/kubectl" ;;
+              "kubectl=k8s.io/kubernetes/cmd/kubectl" \
+              "kube-scheduler=k8s.io/kubernetes/cmd/kube-scheduler" \
+              "kube-proxy=k8s.io/kubernetes/cmd/kube-proxy" \
+              "kubelet=k8s.io/kubernetes/cmd/kubelet" ;;
     etcd) echo "etcd=go.etcd.io/etcd/server/v3" ;;
     kwok) echo "kwok=sigs.k8s.io/kwok/cmd/kwok" ;;
+    helm) echo "helm=helm.sh/helm/v3/cmd/helm" ;;
     volcano) echo "vc-scheduler=volcano.sh/volcano/cmd/scheduler" \
                   "vc-controller-manager=volcano.sh/volcano/cmd/controller-manager" \
                   "vc-webhook-manager=volcano.sh/volcano/cmd/webhook-manager" \
@@ -89,6 +93,7 @@ build() {
   case $name in
     k8s) ldf=$(k8s_ldflags) ;;
     volcano) ldf=$(volcano_ldflags) ;;
+    helm) ldf="-s -w -X helm.sh/helm/v3/internal/version.version=v3.22.0" ;;
     *) ldf="-s -w" ;;
   esac
   mkdir -p "$out"
@@ -97,12 +102,21 @@ build() {
     dir=$(volcano_workdir "$out") || { echo "[volcano] could not prepare the build tree" >&2; return 1; }
   fi
   start=$(date +%s)
+  # One go build for all of a harness's binaries: their shared packages compile once and the
+  # links overlap with compiling instead of running one after another. go build names each
+  # binary after its package (the element before a /vN suffix); they are renamed after.
+  local pkgs=() built
+  for t in $(targets "$name"); do pkgs+=("${t#*=}"); done
+  echo "[$name] building $(targets "$name" | tr ' ' '\n' | cut -d= -f1 | tr '\n' ' ')"
+  rm -rf "$out/.tmp" && mkdir -p "$out/.tmp"
+  (cd "$dir" && go build -p 2 -trimpath -pgo=off -tags=notest,grpcnotrace \
+    -ldflags "$ldf" -o "$out/.tmp/" "${pkgs[@]}")
   for t in $(targets "$name"); do
-    echo "[$name] building ${t%%=*}"
-    (cd "$dir" && go build -p 2 -trimpath -pgo=off -tags=notest,grpcnotrace \
-      -ldflags "$ldf" -o "$out/${t%%=*}.tmp" "${t#*=}")
-    mv "$out/${t%%=*}.tmp" "$out/${t%%=*}"
+    built=${t#*=}
+    [[ ${built##*/} =~ ^v[0-9]+$ ]] && built=${built%/*}
+    mv "$out/.tmp/${built##*/}" "$out/${t%%=*}"
   done
+  rm -rf "$out/.tmp"
   echo "$(( $(date +%s) - start ))" > "$out/.build-seconds"
   rm -rf "$out/src"
   touch "$out/.complete"
@@ -115,6 +129,6 @@ if [ "${1:-}" = --print-dir ]; then
   bin_dir "$2"
   exit 0
 fi
-for h in "${@:-k8s etcd kwok volcano}"; do
+for h in "${@:-k8s etcd kwok volcano helm}"; do
   for n in $h; do build "$n"; done
 done

@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
-# Stops every component of the local cluster by its recorded PID (reverse start order) and
-# removes the cluster state. Logs are kept in $STATE_DIR/logs until the next cluster-up.
+# Stops every component of the local cluster by its recorded PID (reverse start order), takes the
+# real node down with every container it ran, and removes the cluster state. Logs are kept in
+# $STATE_DIR/logs until the next cluster-up.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-for name in kwok scheduler controllers controllers-2 webhook kube-controller-manager kube-apiserver etcd; do
+for name in kwok scheduler controllers controllers-2 webhook; do
+  stop "$name"
+done
+if [ -d "$NODE_DIR" ] || alive kubelet || alive containerd; then
+  "$cluster_dir/node.sh" down
+fi
+for name in kube-scheduler kube-controller-manager kube-apiserver etcd; do
   stop "$name"
 done
 left=$(ls "$PIDS" 2>/dev/null || true)

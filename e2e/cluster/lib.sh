@@ -20,6 +20,28 @@ CONTROLLERS_METRICS_PORT=${CONTROLLERS_METRICS_PORT:-28081}
 SCHEDULER_HEALTHZ_PORT=${SCHEDULER_HEALTHZ_PORT:-21253}
 SCHEDULER_METRICS_PORT=${SCHEDULER_METRICS_PORT:-28080}
 
+# The real node (REAL_NODE=1, the default): a kubelet on this machine with containerd, runc and
+# the bridge CNI from Debian, kube-proxy, and a registry on loopback that serves every image its
+# pods ask for (built here, nothing is pulled from outside). REAL_NODE=0 leaves it out.
+REAL_NODE=${REAL_NODE:-1}
+NODE_NAME=${NODE_NAME:-vc-node}
+KUBELET_PORT=${KUBELET_PORT:-20250}
+KUBELET_HEALTHZ_PORT=${KUBELET_HEALTHZ_PORT:-20248}
+KUBE_PROXY_METRICS_PORT=${KUBE_PROXY_METRICS_PORT:-20249}
+KUBE_PROXY_HEALTHZ_PORT=${KUBE_PROXY_HEALTHZ_PORT:-20256}
+KUBE_SCHEDULER_PORT=${KUBE_SCHEDULER_PORT:-20259}
+REGISTRY_PORT=${REGISTRY_PORT:-25000}
+REGISTRY=127.0.0.1:$REGISTRY_PORT
+# Pods of the real node live on bridge $POD_BRIDGE in $POD_CIDR, in network namespaces the
+# bridge CNI makes on this machine; the gateway address is also where pods reach the API server
+# (the `kubernetes` Service's endpoint). Services get ClusterIPs from $SERVICE_CIDR.
+POD_BRIDGE=${POD_BRIDGE:-vc-br0}
+POD_CIDR=${POD_CIDR:-10.88.0.0/16}
+POD_GATEWAY=${POD_GATEWAY:-10.88.0.1}
+SERVICE_CIDR=${SERVICE_CIDR:-10.96.0.0/16}
+NODE_DIR=$STATE_DIR/node
+VC_CACHE=${VC_CACHE:-$HOME/.cache/vc-cpp}
+
 CLUSTER_NODES=${CLUSTER_NODES:-4}
 NODE_CPU=${NODE_CPU:-8}
 NODE_MEMORY=${NODE_MEMORY:-32Gi}
@@ -40,6 +62,10 @@ K8S_BIN=$(bin_dir k8s)
 ETCD_BIN=$(bin_dir etcd)
 KWOK_BIN=$(bin_dir kwok)
 VOLCANO_BIN=$(bin_dir volcano)
+HELM=$(bin_dir helm)/helm
+# Where the chart installs the stack (IMPL=chart, e2e/cluster/install.sh), and its release name.
+VC_NAMESPACE=${VC_NAMESPACE:-volcano-system}
+VC_RELEASE=${VC_RELEASE:-vc-cpp}
 
 kubectl_() { "$K8S_BIN/kubectl" --kubeconfig="$ADMIN_KUBECONFIG" "$@"; }
 

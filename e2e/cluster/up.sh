@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
 # Brings the local control plane up (idempotent): etcd, kube-apiserver, kube-controller-manager,
-# Volcano CRDs and RBAC, the admission webhook and controller-manager chosen by IMPL_WEBHOOK /
-# IMPL_CONTROLLERS (ours | reference | none), the Volcano scheduler, and kwok with fake nodes.
+# kube-scheduler, the real node (REAL_NODE=1: kubelet, containerd, kube-proxy, registry), Volcano
+# CRDs and RBAC, the admission webhook and controller-manager chosen by IMPL_WEBHOOK /
+# IMPL_CONTROLLERS (ours | reference as processes on loopback, chart as installed by
+# e2e/cluster/install.sh, none), the Volcano scheduler, and kwok with fake nodes.
 # Components already running with the requested implementation are left alone.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 for impl in "$IMPL_WEBHOOK" "$IMPL_CONTROLLERS"; do
-  case $impl in ours|reference|none) ;; *) die "IMPL must be ours, reference or none (got '$impl')";; esac
+  case $impl in ours|reference|chart|none) ;; *) die "IMPL must be ours, reference, chart or none (got '$impl')";; esac
 done
+# chart: the chart installs the webhook, the controller-manager and the scheduler together.
+if [ "$IMPL_WEBHOOK" = chart ] || [ "$IMPL_CONTROLLERS" = chart ]; then
+  [ "$IMPL_WEBHOOK" = "$IMPL_CONTROLLERS" ] || die "IMPL=chart is for both components (got webhook=$IMPL_WEBHOOK controllers=$IMPL_CONTROLLERS)"
+  [ "$REAL_NODE" = 1 ] || die "IMPL=chart runs the components as pods: it needs the real node (REAL_NODE=1)"
+fi
 
-"$cluster_dir/build-binaries.sh" k8s etcd kwok volcano
+"$cluster_dir/build-binaries.sh" k8s etcd kwok volcano helm
 mkdir -p "$STATE_DIR" "$LOGS" "$PIDS"
-"$repo/certs/gen-certs.sh" "$PKI"
+NODE_NAME=$NODE_NAME POD_GATEWAY=$POD_GATEWAY "$repo/certs/gen-certs.sh" "$PKI"
+# The pod bridge first: the API server advertises its address on it to pods.
+"$cluster_dir/node.sh" network
 
 # ---------------------------------------------------------------- etcd, apiserver, KCM
 if ! alive etcd; then
@@ -28,8 +37,10 @@ wait_until "etcd health" 60 curl -fsS http://127.0.0.1:$ETCD_PORT/health
 if ! alive kube-apiserver; then
   start kube-apiserver "$K8S_BIN/kube-apiserver" \
     --etcd-servers=http://127.0.0.1:$ETCD_PORT \
-    --bind-address=127.0.0.1 --secure-port=$APISERVER_PORT --advertise-address=127.0.0.1 \
-    --endpoint-reconciler-type=none --service-cluster-ip-range=10.96.0.0/16 \
+    --bind-address=0.0.0.0 --secure-port=$APISERVER_PORT --advertise-address=$POD_GATEWAY \
+    --service-cluster-ip-range=$SERVICE_CIDR \
+    --kubelet-client-certificate="$PKI/admin.crt" --kubelet-client-key="$PKI/admin.key" \
+    --kubelet-preferred-address-types=InternalIP,Hostname \
     --tls-cert-file="$PKI/apiserver.crt" --tls-private-key-file="$PKI/apiserver.key" \
     --client-ca-file="$PKI/ca.crt" --authorization-mode=Node,RBAC \
     --service-account-issuer=https://kubernetes.default.svc.cluster.local \
@@ -53,36 +64,74 @@ kubeconfig() {
 }
 [ -f "$ADMIN_KUBECONFIG" ] || kubeconfig "$ADMIN_KUBECONFIG" \
   --client-certificate="$PKI/admin.crt" --client-key="$PKI/admin.key" --embed-certs=true
+for who in kubelet-client kube-proxy kube-scheduler; do
+  f=$STATE_DIR/${who%-client}.kubeconfig
+  [ -f "$f" ] || kubeconfig "$f" --client-certificate="$PKI/$who.crt" \
+    --client-key="$PKI/$who.key" --embed-certs=true
+done
 
 if ! alive kube-controller-manager; then
   start kube-controller-manager "$K8S_BIN/kube-controller-manager" \
     --kubeconfig="$ADMIN_KUBECONFIG" --bind-address=127.0.0.1 --secure-port=$KCM_PORT \
-    --leader-elect=false \
-    --controllers=garbage-collector-controller,namespace-controller,serviceaccount-controller,serviceaccount-token-controller,root-ca-certificate-publisher-controller,pod-garbage-collector-controller,resourcequota-controller,deployment-controller,replicaset-controller,statefulset-controller,job-controller,disruption-controller \
-    --service-account-private-key-file="$PKI/sa.key" --root-ca-file="$PKI/ca.crt" --v=1
+    --leader-elect=false --service-account-private-key-file="$PKI/sa.key" \
+    --root-ca-file="$PKI/ca.crt" --v=1
 fi
 wait_until "the default ServiceAccount" 120 kubectl_ -n default get serviceaccount default
 
+# kube-scheduler places every pod that does not ask for Volcano (Deployments, plain pods).
+if ! alive kube-scheduler; then
+  start kube-scheduler "$K8S_BIN/kube-scheduler" --kubeconfig="$STATE_DIR/kube-scheduler.kubeconfig" \
+    --authentication-kubeconfig="$STATE_DIR/kube-scheduler.kubeconfig" \
+    --authorization-kubeconfig="$STATE_DIR/kube-scheduler.kubeconfig" \
+    --bind-address=127.0.0.1 --secure-port=$KUBE_SCHEDULER_PORT --leader-elect=false --v=1
+fi
+
+if [ "$REAL_NODE" = 1 ]; then
+  "$cluster_dir/node.sh" up
+fi
+
 # ---------------------------------------------------------------- CRDs, namespace, identities
 "$cluster_dir/crds.sh"
+# Leaving chart mode: the release goes first (its webhook configurations and roles share names
+# with the process-mode ones, and its pods would run next to the processes).
+if [ "$(cat "$STATE_DIR/impl-webhook" 2>/dev/null)" = chart ] && [ "$IMPL_WEBHOOK" != chart ]; then
+  "$cluster_dir/install.sh" uninstall
+  echo none > "$STATE_DIR/impl-webhook"
+  echo none > "$STATE_DIR/impl-controllers"
+fi
+
 kubectl_ get namespace volcano-system >/dev/null 2>&1 || kubectl_ create namespace volcano-system
-"$cluster_dir/rbac.sh"
+# The processes' identities; in chart mode the chart makes its own under the same names.
+if [ "$IMPL_WEBHOOK" = chart ]; then
+  [ "$(cat "$STATE_DIR/impl-webhook" 2>/dev/null)" = chart ] || "$cluster_dir/rbac.sh" delete
+else
+  "$cluster_dir/rbac.sh"
+fi
 
 # ---------------------------------------------------------------- admission webhook
 webhook_running_impl=$(cat "$STATE_DIR/impl-webhook" 2>/dev/null || echo none)
-if [ "$webhook_running_impl" != "$IMPL_WEBHOOK" ] || { [ "$IMPL_WEBHOOK" != none ] && ! alive webhook; }; then
+if [ "$IMPL_WEBHOOK" = chart ]; then
+  # Installed by install.sh; a process from an earlier mode goes with its URL registrations, which
+  # would otherwise keep the names the chart's configurations need.
+  if [ "$webhook_running_impl" != chart ]; then
+    stop webhook
+    "$cluster_dir/webhooks.sh" delete
+    echo chart > "$STATE_DIR/impl-webhook"
+  fi
+elif [ "$webhook_running_impl" != "$IMPL_WEBHOOK" ] || { [ "$IMPL_WEBHOOK" != none ] && ! alive webhook; }; then
   stop webhook
   case $IMPL_WEBHOOK in
-    reference) wh_bin=$VOLCANO_BIN/vc-webhook-manager ;;
-    ours) wh_bin=$BUILD_DIR/webhook/vc-webhook-manager
-          [ -x "$wh_bin" ] || die "IMPL_WEBHOOK=ours but $wh_bin is not built (run make build)" ;;
+    # Each implementation runs under its own manifest's identity, as for the controllers below.
+    reference) wh_bin=$VOLCANO_BIN/vc-webhook-manager wh_identity=volcano-admission ;;
+    ours) wh_bin=$BUILD_DIR/webhook/vc-webhook-manager wh_identity=vc-cpp-admission
+          [ -x "$wh_bin" ] || die "IMPL_WEBHOOK=ours but $wh_bin is not built (run make binaries)" ;;
     none) wh_bin= ;;
   esac
   if [ -n "$wh_bin" ]; then
     # Volcano's webhook-manager waits for its configurations to exist before it listens (it only
     # patches their caBundle), so they are registered first.
     "$cluster_dir/webhooks.sh" apply
-    start webhook "$wh_bin" --kubeconfig="$STATE_DIR/volcano-admission.kubeconfig" \
+    start webhook "$wh_bin" --kubeconfig="$STATE_DIR/$wh_identity.kubeconfig" \
       --listen-address=127.0.0.1 --port=$WEBHOOK_PORT \
       --tls-cert-file="$PKI/webhook.crt" --tls-private-key-file="$PKI/webhook.key" \
       --ca-cert-file="$PKI/ca.crt" --webhook-url="$WEBHOOK_URL" --scheduler-name=volcano \
@@ -93,7 +142,7 @@ if [ "$webhook_running_impl" != "$IMPL_WEBHOOK" ] || { [ "$IMPL_WEBHOOK" != none
 fi
 if [ "$IMPL_WEBHOOK" = none ]; then
   "$cluster_dir/webhooks.sh" delete
-else
+elif [ "$IMPL_WEBHOOK" != chart ]; then
   # Any HTTP answer over TLS verified against the cluster CA means the server is up.
   "$cluster_dir/webhooks.sh" apply
   wait_until "the webhook to serve TLS" 60 \
@@ -102,14 +151,17 @@ fi
 
 # ---------------------------------------------------------------- controller-manager
 controllers_running_impl=$(cat "$STATE_DIR/impl-controllers" 2>/dev/null || echo none)
-if [ "$controllers_running_impl" != "$IMPL_CONTROLLERS" ] || { [ "$IMPL_CONTROLLERS" != none ] && ! alive controllers; }; then
+if [ "$IMPL_CONTROLLERS" = chart ]; then
+  stop controllers
+  echo chart > "$STATE_DIR/impl-controllers"
+elif [ "$controllers_running_impl" != "$IMPL_CONTROLLERS" ] || { [ "$IMPL_CONTROLLERS" != none ] && ! alive controllers; }; then
   stop controllers
   # Each implementation runs under its own manifest's identity: Volcano's ClusterRole for the
   # reference, ours (manifests/controllers, see rbac.sh) for ours.
   case $IMPL_CONTROLLERS in
     reference) cm_bin=$VOLCANO_BIN/vc-controller-manager cm_identity=volcano-controllers ;;
     ours) cm_bin=$BUILD_DIR/controllers/vc-controller-manager cm_identity=vc-cpp-controllers
-          [ -x "$cm_bin" ] || die "IMPL_CONTROLLERS=ours but $cm_bin is not built (run make build)" ;;
+          [ -x "$cm_bin" ] || die "IMPL_CONTROLLERS=ours but $cm_bin is not built (run make binaries)" ;;
     none) cm_bin= ;;
   esac
   if [ -n "$cm_bin" ]; then
@@ -120,27 +172,32 @@ if [ "$controllers_running_impl" != "$IMPL_CONTROLLERS" ] || { [ "$IMPL_CONTROLL
   fi
   echo "$IMPL_CONTROLLERS" > "$STATE_DIR/impl-controllers"
 fi
-if [ "$IMPL_CONTROLLERS" != none ]; then
+if [ "$IMPL_CONTROLLERS" = ours ] || [ "$IMPL_CONTROLLERS" = reference ]; then
   wait_until "the controller-manager healthz" 60 \
     curl -fsS "http://127.0.0.1:$CONTROLLERS_HEALTHZ_PORT/healthz"
 fi
 
 # ---------------------------------------------------------------- scheduler
 cp "$cluster_dir/scheduler.conf" "$STATE_DIR/volcano-scheduler.conf"
-if ! alive scheduler; then
+if [ "$IMPL_WEBHOOK" = chart ]; then
+  stop scheduler   # the chart's scheduler runs on the real node
+elif ! alive scheduler; then
   start scheduler "$VOLCANO_BIN/vc-scheduler" --kubeconfig="$STATE_DIR/volcano-scheduler.kubeconfig" \
     --scheduler-conf="$STATE_DIR/volcano-scheduler.conf" --scheduler-name=volcano \
     --leader-elect=false --schedule-period=1s \
     --enable-healthz=true --healthz-address=127.0.0.1:$SCHEDULER_HEALTHZ_PORT \
     --listen-address=127.0.0.1:$SCHEDULER_METRICS_PORT --logtostderr -v=3
 fi
-wait_until "queues root and default (created by the scheduler)" 120 \
-  kubectl_ get queue root default
+if [ "$IMPL_WEBHOOK" != chart ]; then
+  wait_until "queues root and default (created by the scheduler)" 120 \
+    kubectl_ get queue root default
+fi
 
 # ---------------------------------------------------------------- kwok and nodes
 if ! alive kwok; then
   start kwok "$KWOK_BIN/kwok" --kubeconfig="$ADMIN_KUBECONFIG" \
-    -c "$cluster_dir/kwok-stages.yaml" --manage-all-nodes=true \
+    -c "$cluster_dir/kwok-stages.yaml" --manage-all-nodes=false \
+    --manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake \
     --cidr=10.244.0.0/16 --node-ip=127.0.0.1
 fi
 "$cluster_dir/nodes.sh"

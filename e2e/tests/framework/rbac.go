@@ -2,6 +2,8 @@ package framework
 
 import (
 	"fmt"
+	"os"
+	"strings"
 	"testing"
 
 	authorizationv1 "k8s.io/api/authorization/v1"
@@ -10,12 +12,17 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// The identity the cluster's webhook runs under (e2e/cluster/rbac.sh), whichever
-// implementation it is.
-const (
-	AdmissionServiceAccountNamespace = "volcano-system"
-	AdmissionServiceAccountName      = "volcano-admission"
-)
+// The identity the cluster's webhook runs under: VC_ADMISSION_SA ("namespace/name", exported by
+// run-e2e.sh: ours runs under the role we ship, renamed vc-cpp-admission, Volcano's binary under
+// Volcano's development role, the chart's pods under the chart's role), else Volcano's name.
+var AdmissionServiceAccountNamespace, AdmissionServiceAccountName = admissionServiceAccount()
+
+func admissionServiceAccount() (string, string) {
+	if ns, name, ok := strings.Cut(os.Getenv("VC_ADMISSION_SA"), "/"); ok && ns != "" && name != "" {
+		return ns, name
+	}
+	return "volcano-system", "volcano-admission"
+}
 
 // AdmissionCanGetNamespace asks the API server whether the webhook's identity may GET the
 // Namespace ns (what /podgroups/mutate does to read the namespace's default queue).
@@ -36,8 +43,9 @@ func (f *Framework) AdmissionCanGetNamespace(ns string) (bool, error) {
 
 // GrantAdmissionNamespaceGet lets the webhook's identity GET this test's namespace only (a
 // ClusterRole limited by resourceNames), waits until the authorizer says so, and revokes the
-// grant at t's cleanup. Volcano's development RBAC, which the cluster uses, does not let the
-// webhook read namespaces (its Helm chart does when /podgroups/mutate is enabled).
+// grant at t's cleanup. Volcano's development RBAC, which the cluster gives Volcano's binary,
+// does not let the webhook read namespaces (its Helm chart does when /podgroups/mutate is
+// enabled); the role we ship does.
 func (f *Framework) GrantAdmissionNamespaceGet(t testing.TB) {
 	t.Helper()
 	name := "e2e-admission-ns-" + f.Suffix
