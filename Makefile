@@ -140,3 +140,14 @@ images: binaries
 up: deps binaries
 	IMPL_WEBHOOK=ours IMPL_CONTROLLERS=ours e2e/cluster/up.sh
 	e2e/demo/seed-demo.sh
+
+# The Helm chart packaged with Volcano's v1.15.1 CRDs, copied from the Go module into
+# charts/vc-cpp/crds/ (never committed): build/chart/vc-cpp-<version>.tgz (charts/package.sh).
+# The kustomize bases under manifests/ are rendered from the chart (manifests/generate.sh); the
+# e2e suite fails while the committed ones differ, so run `make manifests` after changing it.
+.PHONY: chart manifests
+chart:
+	BUILD_DIR=$(BUILD_DIR) charts/package.sh
+
+manifests:
+	manifests/generate.sh
