@@ -22,6 +22,7 @@ export KUBECONFIG=$ADMIN_KUBECONFIG IMPL_WEBHOOK IMPL_CONTROLLERS
 # What tests need beyond the API: kubectl for `kubectl apply` cases, the cluster's PKI and the
 # repo root for the certificate-rotation case.
 export KUBECTL=$K8S_BIN/kubectl VC_PKI_DIR=$PKI VC_REPO=$repo VC_WEBHOOK_ADDR=127.0.0.1:$WEBHOOK_PORT
+export HELM=$("$cluster_dir/build-binaries.sh" --print-dir helm)/helm
 # The identity the webhook runs under (up.sh): ours as a process under the role we ship, renamed.
 case $IMPL_WEBHOOK in
   ours) export VC_ADMISSION_SA=volcano-system/vc-cpp-admission ;;
