@@ -61,7 +61,7 @@ asan-test: asan
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --test-dir $(ASAN_DIR) --output-on-failure -j $(JOBS)
 
-test: unit-test asan-test fuzz-smoke e2e
+test: unit-test asan-test fuzz-smoke e2e e2e-deployed
 
 bench: build
 	@for b in $$(find $(BUILD_DIR) -maxdepth 2 -name '*_bench' -type f -perm -u+x | sort); do \
@@ -137,8 +137,8 @@ images: binaries
 
 # The demo: deps, the two binaries, the stack installed through the chart on the real node, then
 # the seed scenario (two Ray-style gangs sharing room for one) with a readable timeline.
-up: deps binaries
-	IMPL_WEBHOOK=ours IMPL_CONTROLLERS=ours e2e/cluster/up.sh
+up: deps
+	$(MAKE) install
 	e2e/demo/seed-demo.sh
 
 # The Helm chart packaged with Volcano's v1.15.1 CRDs, copied from the Go module into

@@ -6,12 +6,7 @@
 set -euo pipefail
 source "$(dirname "$0")/cluster/lib.sh"
 
-started=0
-if ! alive kube-apiserver; then started=1; fi
-cleanup() {
-  if [ "$started" = 1 ] && [ "${KEEP_CLUSTER:-0}" != 1 ]; then "$cluster_dir/down.sh"; fi
-}
-trap cleanup EXIT
+down_on_exit_unless_running
 
 if ! "$cluster_dir/up.sh"; then
   tail_logs 60

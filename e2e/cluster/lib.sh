@@ -78,6 +78,14 @@ alive() {
   [ -f "$f" ] && kill -0 "$(cat "$f")" 2>/dev/null
 }
 
+# down_on_exit_unless_running: for the test runners. When no cluster is up yet, the one the
+# runner is about to start is stopped again when it exits, unless KEEP_CLUSTER=1; a cluster that
+# was already up is left as it was.
+down_on_exit_unless_running() {
+  if alive kube-apiserver || [ "${KEEP_CLUSTER:-0}" = 1 ]; then return 0; fi
+  trap '"$cluster_dir/down.sh"' EXIT
+}
+
 # start NAME CMD...: runs CMD in the background with its output in $LOGS/NAME.log and records its
 # PID. The process gets its own session so stopping it never signals this shell.
 start() {

@@ -5,23 +5,18 @@ package tests
 
 import (
 	"fmt"
-	"os"
 	"testing"
 
 	"vc-cpp.local/e2e/tests/framework"
 )
 
 func TestMain(m *testing.M) {
-	clients, err := framework.LoadClients()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "e2e: %v\n", err)
-		os.Exit(1)
-	}
-	v, err := clients.Kube.Discovery().ServerVersion()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "e2e: cannot reach the API server named by KUBECONFIG: %v\n", err)
-		os.Exit(1)
-	}
-	fmt.Printf("e2e: impl=%s apiserver=%s\n", framework.Impl(), v.GitVersion)
-	os.Exit(m.Run())
+	framework.RunSuite(m, func(c *framework.Clients) error {
+		v, err := c.Kube.Discovery().ServerVersion()
+		if err != nil {
+			return fmt.Errorf("cannot reach the API server named by KUBECONFIG: %w", err)
+		}
+		fmt.Printf("e2e: impl=%s apiserver=%s\n", framework.Impl(), v.GitVersion)
+		return nil
+	})
 }

@@ -237,3 +237,18 @@ func sanitizeLabel(s string) string {
 	}
 	return strings.Trim(string(out), "-_.")
 }
+
+// RunSuite is a test package's TestMain: it loads the clients, lets ready check the cluster
+// is fit for the package (nil: fit), and exits with the tests' result, or with 1 and a message
+// naming what is missing.
+func RunSuite(m *testing.M, ready func(*Clients) error) {
+	clients, err := LoadClients()
+	if err == nil && ready != nil {
+		err = ready(clients)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: %v\n", err)
+		os.Exit(1)
+	}
+	os.Exit(m.Run())
+}

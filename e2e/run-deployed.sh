@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Runs the end-to-end suite against the stack installed the way users install it: the cluster in
+# chart mode (IMPL=chart: no component runs as a process), our images and the chart installed on
+# the real node by e2e/cluster/install.sh, then
+#   1. e2e/tests/deployed: the deployed stack's own scenarios (probes, rollout restart under load,
+#      leader handover, the namespace's queue through the deployed webhook, switching to
+#      Volcano's images and back);
+#   2. the lifecycle, gang (seed) and bad-input scenarios of the process-mode suite;
+#   3. helm uninstall, last, and what it must leave behind.
+# A cluster this script started is stopped again afterwards unless KEEP_CLUSTER=1. On failure it
+# prints the tail of every component log and of the stack's pods. Extra arguments go to go test.
+set -euo pipefail
+export IMPL=chart IMPL_WEBHOOK=chart IMPL_CONTROLLERS=chart
+source "$(dirname "$0")/cluster/lib.sh"
+
+down_on_exit_unless_running
+
+pod_logs() {
+  local p
+  for p in $(kubectl_ -n "$VC_NAMESPACE" get pods -o name 2>/dev/null); do
+    echo "===== $p (last 40 lines) ====="
+    kubectl_ -n "$VC_NAMESPACE" logs --tail=40 --all-containers "$p" 2>&1 || true
+  done
+  kubectl_ -n "$VC_NAMESPACE" get events --sort-by=.lastTimestamp 2>&1 | tail -30
+}
+if ! "$cluster_dir/up.sh" || ! "$cluster_dir/install.sh" install; then
+  tail_logs 60
+  pod_logs
+  exit 1
+fi
+
+export KUBECONFIG=$ADMIN_KUBECONFIG KUBECTL=$K8S_BIN/kubectl HELM VC_REPO=$repo VC_NAMESPACE \
+  VC_REAL_NODE=$NODE_NAME VC_ADMISSION_SA=$VC_NAMESPACE/volcano-admission
+export GOTOOLCHAIN=local GOFLAGS=-buildvcs=false
+start_s=$(date +%s)
+rc=0
+run() {  # run PACKAGE REGEX: one go test run, its output kept in the logs
+  local out=$LOGS/e2e-deployed-$(echo "$2" | tr -c 'A-Za-z0-9' '_' | cut -c1-40).out
+  log "go test $1 -run '$2'"
+  set +e
+  (cd "$repo/e2e/tests" && go test "$1" -count=1 -p 1 -timeout 30m -v -run "$2" "${@:3}" 2>&1) \
+    | tee "$out" | grep -E '^(=== RUN|--- |PASS|FAIL|ok|panic)|_test.go'
+  local r=${PIPESTATUS[0]}
+  set -e
+  [ "$r" = 0 ] || rc=$r
+}
+run ./deployed/ '^TestDeployed' "$@"
+run . '^(TestJobLifecycle|TestGangSchedulingSeedCase|TestWebhookJobCreateDenials|TestWebhookQueueValidation|TestJobMinAvailableAboveReplicasDenied)$' "$@"
+run ./deployed/ '^TestUninstallKeepsUserObjects$' "$@"
+log "deployed e2e finished in $(( $(date +%s) - start_s )) s with exit code $rc (outputs: $LOGS/e2e-deployed-*.out)"
+if [ "$rc" != 0 ]; then
+  tail_logs 60
+  pod_logs
+fi
+exit "$rc"
