@@ -30,7 +30,8 @@ if ! "$cluster_dir/up.sh" || ! "$cluster_dir/install.sh" install; then
 fi
 
 export KUBECONFIG=$ADMIN_KUBECONFIG KUBECTL=$K8S_BIN/kubectl HELM VC_REPO=$repo VC_NAMESPACE \
-  VC_REAL_NODE=$NODE_NAME VC_ADMISSION_SA=$VC_NAMESPACE/volcano-admission
+  VC_REAL_NODE=$NODE_NAME VC_ADMISSION_SA=$VC_NAMESPACE/volcano-admission \
+  VC_AUDIT_LOG=$AUDIT_LOG VC_FENCED_SA=$FENCED_SA VC_POD_GATEWAY=$POD_GATEWAY
 export GOTOOLCHAIN=local GOFLAGS=-buildvcs=false
 start_s=$(date +%s)
 rc=0

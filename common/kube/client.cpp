@@ -2,8 +2,8 @@
 
 #include "common/kube/client.h"
 
+#include <mutex>
 #include <random>
-#include <thread>
 
 #include <spdlog/spdlog.h>
 
@@ -11,6 +11,7 @@
 #include "common/kube/errors.h"
 #include "common/kube/rate_limiter.h"
 #include "common/kube/request_metrics.h"
+#include "common/kube/stoppable_sleep.h"
 #include "common/kube/transport.h"
 #include "common/kube/url.h"
 #include "common/kube/watch_decoder.h"
@@ -97,25 +98,45 @@ struct Client::Impl {
 
   // One logical call, decoded.
   Result<json> call(HttpRequest rq, bool idempotent,
-                    const fastjson::MemberFilter& reply_reads = kWholeReply) {
-    auto r = call_raw(rq, idempotent);
+                    const fastjson::MemberFilter& reply_reads = kWholeReply, CallDeadline by = {}) {
+    auto r = call_raw(rq, idempotent, by);
     if (!r.ok()) return r.error();
     return decode(rq, r->body, reply_reads);
   }
 
+  // The token every call checks: stopped by fence(). nullopt while fenced.
+  std::optional<std::stop_token> fence_token() {
+    std::lock_guard lock(fence_mu);
+    if (fenced) return std::nullopt;
+    return fence_source.get_token();
+  }
+
+  static ApiError fenced_error(const HttpRequest& rq) {
+    return cancelled_error(std::string(rq.method) + " " + rq.target +
+                           ": cancelled: the client is fenced (leadership lost)");
+  }
+
   // One logical call: rate limit, send, retry within the call's deadline. Returns only 2xx.
-  Result<HttpResponse> call_raw(HttpRequest& rq, bool idempotent) {
+  Result<HttpResponse> call_raw(HttpRequest& rq, bool idempotent, CallDeadline by = {}) {
+    const auto token = fence_token();
+    if (!token) return fenced_error(rq);
+    const std::stop_token& stop = *token;
     const auto started = Clock::now();
-    const auto deadline = started + options.request_timeout;
+    const auto deadline =
+        std::min(started + options.request_timeout, by.value_or(Clock::time_point::max()));
+    if (deadline <= started) {
+      return timeout_error(std::string(rq.method) + " " + rq.target + ": deadline already passed");
+    }
     for (int attempt = 0;; ++attempt) {
-      limiter_for(rq.target).acquire();
+      if (!limiter_for(rq.target).acquire(stop)) return fenced_error(rq);
       rq.deadline = deadline;
       const auto t0 = Clock::now();
-      auto r = transport.send(rq);
+      auto r = transport.send(rq, stop);
       observe_request_duration(rq.method, std::chrono::duration<double>(Clock::now() - t0).count());
       record_request(rq.method, transport.host(), r.ok() ? r->status : 0);
       if (r.ok() && r->status >= 200 && r->status < 300) return std::move(r).value();
       ApiError err = r.ok() ? error_from_response(r->status, r->body, r->retry_after) : r.error();
+      if (stop.stop_requested()) return fenced_error(rq);
       if (!should_retry(err, idempotent) || attempt >= options.max_retries) {
         log_failure(rq, err, attempt);
         return err;
@@ -131,7 +152,7 @@ struct Client::Impl {
                     rq.method, rq.target, attempt + 1,
                     std::chrono::duration_cast<std::chrono::milliseconds>(delay).count(),
                     err.describe());
-      std::this_thread::sleep_for(delay);
+      if (!sleep_unless_stopped(delay, stop)) return fenced_error(rq);
     }
   }
 
@@ -214,6 +235,10 @@ struct Client::Impl {
   Transport transport;
   RateLimiter limiter;
   RateLimiter group_limiter;  // own_bucket_group_suffix's groups
+
+  mutable std::mutex fence_mu;  // guards fenced and fence_source
+  bool fenced = false;
+  std::stop_source fence_source;  // replaced by unfence(): a stop_source cannot be reset
 };
 
 Client::Client(Config config, ClientOptions options)
@@ -221,13 +246,34 @@ Client::Client(Config config, ClientOptions options)
 
 Client::~Client() = default;
 
+void Client::fence() {
+  std::lock_guard lock(impl_->fence_mu);
+  if (impl_->fenced) return;
+  impl_->fenced = true;
+  impl_->fence_source.request_stop();
+  spdlog::info("kube client: fenced: calls in flight cancelled, new calls refused");
+}
+
+void Client::unfence() {
+  std::lock_guard lock(impl_->fence_mu);
+  if (!impl_->fenced) return;
+  impl_->fenced = false;
+  impl_->fence_source = std::stop_source();
+  spdlog::info("kube client: unfenced");
+}
+
+bool Client::fenced() const {
+  std::lock_guard lock(impl_->fence_mu);
+  return impl_->fenced;
+}
+
 const Config& Client::config() const {
   return impl_->config;
 }
 
 Result<json> Client::get(const Resource& r, std::string_view ns, std::string_view name,
-                         std::string_view subresource) {
-  return impl_->call(impl_->make("GET", r.path(ns, name, subresource)), true);
+                         std::string_view subresource, CallDeadline by) {
+  return impl_->call(impl_->make("GET", r.path(ns, name, subresource)), true, kWholeReply, by);
 }
 
 namespace {
@@ -277,24 +323,41 @@ Result<json> Client::list_each(const Resource& r, std::string_view ns, const Lis
   return list;
 }
 
-Result<json> Client::create(const Resource& r, std::string_view ns, const json& object) {
-  return create(r, ns, object, kWholeReply);
-}
+namespace {
 
-Result<json> Client::create(const Resource& r, std::string_view ns, const json& object,
-                            const fastjson::MemberFilter& reply_reads) {
+// The POST of object to its collection; an empty ns means the object's own namespace.
+HttpRequest create_request(const Resource& r, std::string_view ns, const json& object) {
   std::string object_ns;
   if (ns.empty() && r.namespaced) {
     object_ns = metadata_string(object, "namespace");
     ns = object_ns;
   }
-  return impl_->call(impl_->make("POST", r.path(ns), object.dump(), kJson), false, reply_reads);
+  HttpRequest rq;
+  rq.method = "POST";
+  rq.target = r.path(ns);
+  rq.body = object.dump();
+  rq.content_type = kJson;
+  return rq;
 }
 
-Result<json> Client::update(const Resource& r, std::string_view ns, const json& object) {
+}  // namespace
+
+Result<json> Client::create(const Resource& r, std::string_view ns, const json& object,
+                            CallDeadline by) {
+  return impl_->call(create_request(r, ns, object), false, kWholeReply, by);
+}
+
+Result<json> Client::create(const Resource& r, std::string_view ns, const json& object,
+                            const fastjson::MemberFilter& reply_reads) {
+  return impl_->call(create_request(r, ns, object), false, reply_reads);
+}
+
+Result<json> Client::update(const Resource& r, std::string_view ns, const json& object,
+                            CallDeadline by) {
   const std::string name = metadata_string(object, "name");
   if (name.empty()) return local_error("update " + r.qualified() + ": object has no metadata.name");
-  return impl_->call(impl_->make("PUT", r.path(ns, name), object.dump(), kJson), false);
+  return impl_->call(impl_->make("PUT", r.path(ns, name), object.dump(), kJson), false, kWholeReply,
+                     by);
 }
 
 Result<json> Client::update_status(const Resource& r, std::string_view ns, const json& object) {

@@ -115,6 +115,11 @@ struct ClientOptions {
   std::chrono::milliseconds watch_read_pause{0};
 };
 
+// A bound on one call tighter than ClientOptions::request_timeout: the call, retries included,
+// gives up at this instant (ErrorKind::Timeout), its connection reset. For a caller whose answer
+// is worthless after a point, e.g. a lease renewal after the renew deadline.
+using CallDeadline = std::optional<std::chrono::steady_clock::time_point>;
+
 class Client {
  public:
   // Throws ConfigError when the server URL or the TLS material in config is unusable.
@@ -124,7 +129,7 @@ class Client {
   Client& operator=(const Client&) = delete;
 
   Result<json> get(const Resource& r, std::string_view ns, std::string_view name,
-                   std::string_view subresource = {});
+                   std::string_view subresource = {}, CallDeadline by = {});
   // ns empty: all namespaces (or a cluster-scoped resource). Returns the List object as sent.
   Result<json> list(const Resource& r, std::string_view ns, const ListOptions& options = {});
   // Like list, but hands each item to on_item as soon as it is parsed and returns the List
@@ -133,13 +138,15 @@ class Client {
   // an error some items may already have been delivered; the caller discards them.
   Result<json> list_each(const Resource& r, std::string_view ns, const ListOptions& options,
                          const std::function<void(json&&)>& on_item);
-  Result<json> create(const Resource& r, std::string_view ns, const json& object);
+  Result<json> create(const Resource& r, std::string_view ns, const json& object,
+                      CallDeadline by = {});
   // The same, building only the members of the created object that reply_reads keeps (the
   // rest of the reply is checked and skipped): for callers that read a field or two of it.
   Result<json> create(const Resource& r, std::string_view ns, const json& object,
                       const fastjson::MemberFilter& reply_reads);
   // PUT; name and resourceVersion come from object.metadata.
-  Result<json> update(const Resource& r, std::string_view ns, const json& object);
+  Result<json> update(const Resource& r, std::string_view ns, const json& object,
+                      CallDeadline by = {});
   Result<json> update_status(const Resource& r, std::string_view ns, const json& object);
   // The same, building only the members of the reply that reply_reads keeps (see create).
   Result<json> update_status(const Resource& r, std::string_view ns, const json& object,
@@ -157,6 +164,15 @@ class Client {
   // to on_event like any other event.
   Status watch(const Resource& r, std::string_view ns, const WatchOptions& options,
                const std::function<void(WatchEvent&&)>& on_event, std::stop_token stop = {});
+
+  // Leadership fencing, for a replica that has just lost its lease: fence() cancels every call
+  // in flight (its connection is reset, so no byte of it still queued reaches the server, and a
+  // call waiting for a rate-limiter token gives up) and makes every later call fail at once with
+  // ErrorKind::Cancelled, until unfence(). Watches are left alone: they only read, and their
+  // owners stop them. Thread-safe; fence() returns without waiting for the cancelled calls.
+  void fence();
+  void unfence();
+  bool fenced() const;
 
   const Config& config() const;
 

@@ -77,13 +77,11 @@ struct Connection {
     }
   }
 
-  // Thread-safe: aborts the pending operation from another thread.
+  // Thread-safe: aborts the pending operation from another thread. The socket lingers 0 s
+  // (set_socket_options), so closing it resets the connection: nothing of the request still
+  // queued is sent after the caller gave up on it.
   void cancel_async() {
-    asio::post(ioc, [this] {
-      beast::error_code ec;
-      tcp().socket().shutdown(tcp::socket::shutdown_both, ec);
-      tcp().close();
-    });
+    asio::post(ioc, [this] { tcp().close(); });
   }
 
   // An idle HTTP/1.1 connection has nothing to read; readable means the server closed it (EOF or
@@ -118,9 +116,14 @@ struct Connection {
   bool connected = false;
 };
 
-void set_keepalive(tcp::socket& socket) {
-  // Watches sit idle for minutes; keep-alive probes find a server that vanished without a FIN.
+void set_socket_options(tcp::socket& socket) {
+  // Closing a connection resets it (SO_LINGER 0 s) instead of draining it: a connection is only
+  // closed with work pending when its request was cancelled or timed out, and a write the caller
+  // has given up on must not reach the server later, once a network partition heals. A leader
+  // that lost its lease relies on this (Client::fence). Keep-alive: watches sit idle for
+  // minutes; the probes find a server that vanished without a FIN.
   beast::error_code ec;
+  socket.set_option(asio::socket_base::linger(true, 0), ec);
   socket.set_option(tcp::no_delay(true), ec);
   socket.set_option(asio::socket_base::keep_alive(true), ec);
   const int fd = socket.native_handle();
@@ -241,7 +244,7 @@ struct Transport::Impl {
     ec = c.run([&](auto handler) { c.tcp().async_connect(results, std::move(handler)); });
     if (ec) return failure(rq, "connect", ec, stop);
     opened.fetch_add(1, std::memory_order_relaxed);
-    set_keepalive(c.tcp().socket());
+    set_socket_options(c.tcp().socket());
     if (c.tls) {
       SSL* ssl = c.stream.native_handle();
       // SNI carries DNS names only (RFC 6066).

@@ -198,11 +198,20 @@ int run(const ControllerManagerOptions& o, std::stop_token stop, const RunSettin
         settings.identity.empty() ? kube::leaderelection::make_identity() : settings.identity;
     elector = std::make_unique<kube::leaderelection::LeaderElector>(
         *elector_client, elector_config(o, identity),
+        // The controllers' client is fenced the moment leadership ends (the renew deadline
+        // passed, or stop): their calls in flight are cancelled and new ones refused, so no
+        // write of this term can reach the API server once another replica may lead, even if
+        // the controllers take a while to stop. The elector has a client of its own.
         kube::leaderelection::LeaderCallbacks{
-            .on_started_leading = [&manager] { manager.on_started_leading(); },
+            .on_started_leading =
+                [&manager, &client] {
+                  client->unfence();
+                  manager.on_started_leading();
+                },
             .on_stopped_leading =
-                [&manager] {
-                  VC_LOG_INFO("leadership ended: stopping the controllers");
+                [&manager, &client] {
+                  VC_LOG_INFO("leadership ended: fencing the API client, stopping the controllers");
+                  client->fence();
                   manager.on_stopped_leading();
                 },
             .on_new_leader = {}});

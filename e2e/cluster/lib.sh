@@ -6,6 +6,9 @@ cluster_dir=$repo/e2e/cluster
 STATE_DIR=${STATE_DIR:-$repo/.state}
 PKI=$STATE_DIR/pki
 LOGS=$STATE_DIR/logs
+# The API server's audit log: writes by $FENCED_SA only (up.sh, audit-policy.yaml).
+AUDIT_LOG=$LOGS/audit.log
+FENCED_SA=vc-cpp-e2e-fenced
 PIDS=$STATE_DIR/pids
 export NO_PROXY=127.0.0.1,localhost${NO_PROXY:+,$NO_PROXY}
 

@@ -34,8 +34,23 @@ if ! alive etcd; then
 fi
 wait_until "etcd health" 60 curl -fsS http://127.0.0.1:$ETCD_PORT/health
 
+# The API server audits the writes of one identity only: the e2e test that fences a leader off
+# the API server (e2e/tests/deployed/fence_test.go) runs that replica under it and reads from the
+# log which of its writes arrived when. Everything else goes unaudited (no cost to other tests).
+cat > "$STATE_DIR/audit-policy.yaml" <<EOF_POLICY
+apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+  - level: Metadata
+    users: ["system:serviceaccount:$VC_NAMESPACE:$FENCED_SA"]
+    verbs: [create, update, patch, delete, deletecollection]
+  - level: None
+EOF_POLICY
 if ! alive kube-apiserver; then
   start kube-apiserver "$K8S_BIN/kube-apiserver" \
+    --audit-policy-file="$STATE_DIR/audit-policy.yaml" --audit-log-path="$AUDIT_LOG" \
+    --audit-log-format=json --audit-log-mode=blocking \
     --etcd-servers=http://127.0.0.1:$ETCD_PORT \
     --bind-address=0.0.0.0 --secure-port=$APISERVER_PORT --advertise-address=$POD_GATEWAY \
     --service-cluster-ip-range=$SERVICE_CIDR \

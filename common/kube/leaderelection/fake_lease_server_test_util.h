@@ -30,7 +30,7 @@ class FakeLeaseServer {
     const std::string item = collection + "/" + kName;
     server_.handle("GET", item, [this](const vc::testing::Request&) -> vc::testing::Reply {
       std::lock_guard lock(mu_);
-      if (fail_status_) return injected();
+      if (fail_status_ || stalled_) return injected();
       if (!lease_ || hide_next_get_) {
         hide_next_get_ = false;
         return not_found();
@@ -39,7 +39,7 @@ class FakeLeaseServer {
     });
     server_.handle("POST", collection, [this](const vc::testing::Request& r) -> vc::testing::Reply {
       std::lock_guard lock(mu_);
-      if (fail_status_) return injected();
+      if (fail_status_ || stalled_) return injected();
       if (lease_) {
         return vc::testing::Response::error(
             409, "AlreadyExists",
@@ -52,7 +52,7 @@ class FakeLeaseServer {
     });
     server_.handle("PUT", item, [this](const vc::testing::Request& r) -> vc::testing::Reply {
       std::lock_guard lock(mu_);
-      if (fail_status_) return injected();
+      if (fail_status_ || stalled_) return injected();
       if (!lease_) return not_found();
       json body = r.json();
       if (body["metadata"].value("resourceVersion", "") !=
@@ -69,9 +69,10 @@ class FakeLeaseServer {
   }
 
   // A client with a short per-request deadline, as a leader elector should have.
-  std::unique_ptr<Client> client() const {
+  std::unique_ptr<Client> client(
+      std::chrono::milliseconds request_timeout = std::chrono::milliseconds(300)) const {
     ClientOptions o;
-    o.request_timeout = std::chrono::milliseconds(300);
+    o.request_timeout = request_timeout;
     o.max_retries = 0;
     return std::make_unique<Client>(server_.config(), o);
   }
@@ -93,6 +94,12 @@ class FakeLeaseServer {
   void fail_with(int status) {
     std::lock_guard lock(mu_);
     fail_status_ = status;
+  }
+
+  // Every request goes unanswered from now on (a partition); false heals the server.
+  void stall(bool on) {
+    std::lock_guard lock(mu_);
+    stalled_ = on;
   }
 
   // The next GET answers 404 even if the Lease exists: a rival created it after our read.
@@ -117,6 +124,11 @@ class FakeLeaseServer {
   }
 
   vc::testing::Response injected() const {
+    if (stalled_) {
+      vc::testing::Response r;
+      r.stall = true;
+      return r;
+    }
     return vc::testing::Response::error(fail_status_, "InternalError", "injected failure");
   }
 
@@ -131,6 +143,7 @@ class FakeLeaseServer {
   int writes_ = 0;
   int fail_status_ = 0;
   bool hide_next_get_ = false;
+  bool stalled_ = false;
   vc::testing::FakeApiServer server_;  // last: stopped first, before the state its handlers use
 };
 

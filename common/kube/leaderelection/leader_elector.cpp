@@ -62,22 +62,24 @@ std::string LeaderElector::observed_leader() const {
   return observed_leader_;
 }
 
-bool LeaderElector::try_acquire_or_renew() {
+bool LeaderElector::try_acquire_or_renew(kube::CallDeadline by) {
   std::lock_guard lock(attempt_mu_);
   const std::string& ns = config_.lease_namespace;
   const std::string& name = config_.lease_name;
 
-  // While we hold the Lease, renew from the object we wrote last: one request instead of two.
-  if (lease_ && observed_ && observed_->record.holder_identity == config_.identity) {
+  // While we lead, renew from the object we wrote last: one request instead of two. Not after
+  // stepping down: the Lease may have changed hands since.
+  if (renew_blind_ && lease_ && observed_ &&
+      observed_->record.holder_identity == config_.identity) {
     const Decision d = decide(observed_, config_.clock.wall(), config_.clock.mono(),
                               config_.identity, config_.lease_duration);
     json lease = *lease_;
     put_record(lease, d.desired);
-    if (write(lease, d.action)) return true;
+    if (write(lease, d.action, by)) return true;
     // Fall through: read the current object and decide again.
   }
 
-  auto got = client_.get(resources::leases, ns, name);
+  auto got = client_.get(resources::leases, ns, name, {}, by);
   if (!got.ok()) {
     if (!got.is(ErrorKind::NotFound)) {
       VC_LOG_WARN("error retrieving lease", kv("lease", ns + "/" + name),
@@ -88,7 +90,7 @@ bool LeaderElector::try_acquire_or_renew() {
     lease_.reset();
     const Decision d = decide(std::nullopt, config_.clock.wall(), config_.clock.mono(),
                               config_.identity, config_.lease_duration);
-    return write(make_lease(ns, name, d.desired), d.action);
+    return write(make_lease(ns, name, d.desired), d.action, by);
   }
 
   const LeaseRecord current = record_from_lease(got.value());
@@ -107,13 +109,13 @@ bool LeaderElector::try_acquire_or_renew() {
   }
   json lease = *lease_;
   put_record(lease, d.desired);
-  return write(lease, d.action);
+  return write(lease, d.action, by);
 }
 
-bool LeaderElector::write(const json& lease, Action action) {
+bool LeaderElector::write(const json& lease, Action action, kube::CallDeadline by) {
   const std::string& ns = config_.lease_namespace;
-  auto r = action == Action::Create ? client_.create(resources::leases, ns, lease)
-                                    : client_.update(resources::leases, ns, lease);
+  auto r = action == Action::Create ? client_.create(resources::leases, ns, lease, by)
+                                    : client_.update(resources::leases, ns, lease, by);
   if (!r.ok()) {
     // Conflict and AlreadyExists mean another candidate wrote first: an ordinary outcome.
     const bool race = r.is(ErrorKind::Conflict) || r.is(ErrorKind::AlreadyExists);
@@ -123,6 +125,7 @@ bool LeaderElector::write(const json& lease, Action action) {
     return false;
   }
   const LeaseRecord written = record_from_lease(r.value());
+  renew_blind_ = written.holder_identity == config_.identity;
   observed_ = Observed{written, config_.clock.mono()};
   lease_ = std::move(r).value();
   std::lock_guard leader_lock(leader_mu_);
@@ -207,7 +210,13 @@ void LeaderElector::lead(std::stop_token stop) {
     // As client-go: one renewal round retries every retry_period for up to renew_deadline.
     const MonoTime round_start = config_.clock.mono();
     for (;;) {
-      const bool renewed = try_acquire_or_renew();
+      // The round's deadline on the injected clock, as an instant of the client's clock.
+      const auto left = config_.renew_deadline - (config_.clock.mono() - round_start);
+      const bool renewed =
+          left > MonoTime::duration::zero() &&
+          try_acquire_or_renew(
+              std::chrono::steady_clock::now() +
+              std::chrono::duration_cast<std::chrono::steady_clock::duration>(left));
       report_transition();
       if (renewed) break;
       bool taken;
@@ -234,6 +243,10 @@ void LeaderElector::lead(std::stop_token stop) {
 
 void LeaderElector::stop_leading(bool release_lease) {
   leading_ = false;
+  {
+    std::lock_guard lock(attempt_mu_);
+    renew_blind_ = false;
+  }
   master_status(config_.lease_name).Set(0);
   // Before the release (client-go releases first): our work winds down before a successor can
   // start, instead of both running for a moment.

@@ -5,9 +5,12 @@
 // The loop campaigns (one attempt every retry_period, jittered) until it holds the Lease, calls
 // on_started_leading, then renews every retry_period. When no renewal has succeeded for
 // renew_deadline, or the Lease is seen held by another live candidate, it calls
-// on_stopped_leading and campaigns again. On stop() a leader calls on_stopped_leading, then
-// releases the Lease (holder "", duration 1 s) so a successor does not wait out the lease.
-// What each attempt decides is the pure function in decision.h.
+// on_stopped_leading and campaigns again. A renewal round's requests end at its renew deadline
+// (so on_stopped_leading runs at the deadline, not a request timeout later), and only a leader
+// renews from its last written object without reading the Lease first: a replica that stepped
+// down reads before it writes, so it never sends a blind update. On stop() a leader calls
+// on_stopped_leading, then releases the Lease (holder "", duration 1 s) so a successor does not
+// wait out the lease. What each attempt decides is the pure function in decision.h.
 //
 // Give the elector its own Client, with request_timeout well below renew_deadline: a renewal must
 // neither outlive the lease in a hung request nor queue behind a busy controller's rate limiter.
@@ -79,8 +82,10 @@ class LeaderElector {
   std::string observed_leader() const;
 
   // One attempt: create, take over or renew the Lease as decide() says. True when we hold it
-  // afterwards. Errors are logged and return false.
-  bool try_acquire_or_renew();
+  // afterwards. Errors are logged and return false. `by` bounds the attempt's requests: a
+  // leader's renewal gives up at the renew deadline, its request reset, so it cannot land after
+  // leadership has been handed over.
+  bool try_acquire_or_renew(kube::CallDeadline by = {});
   // Steps down if we hold the Lease; true when there was nothing to release or it was released.
   bool release();
 
@@ -91,7 +96,8 @@ class LeaderElector {
   void stop_leading(bool release_lease);
   bool sleep(std::stop_token stop, std::chrono::milliseconds d);
   void report_transition();
-  bool write(const nlohmann::json& lease, Action action);  // update or create, then remember
+  // update or create, then remember
+  bool write(const nlohmann::json& lease, Action action, kube::CallDeadline by = {});
 
   Client& client_;
   const LeaderElectionConfig config_;
@@ -101,6 +107,9 @@ class LeaderElector {
   std::mutex attempt_mu_;  // serialises attempts; guards the members below
   std::optional<Observed> observed_;
   std::optional<nlohmann::json> lease_;  // the object last read or written (its resourceVersion)
+  // Our last write took the Lease and we have not stepped down since: the next renewal may
+  // update from lease_ without reading first. Cleared by stop_leading.
+  bool renew_blind_ = false;
 
   mutable std::mutex leader_mu_;  // guards observed_leader_
   std::string observed_leader_;

@@ -177,5 +177,29 @@ TEST_F(ElectorLoop, OnlyOneOfTwoCandidatesLeadsUntilItStops) {
   EXPECT_EQ(log_.max_leaders(), 1) << log_.describe();
 }
 
+// A partition: requests go unanswered. The renewal in flight ends at the renew deadline, not a
+// request timeout later, so the leader steps down (and fences its controllers) in time; and
+// once stepped down it reads the Lease before writing it, never renewing blindly from its last
+// write, since the Lease may have changed hands meanwhile.
+TEST_F(ElectorLoop, HungRenewalEndsAtTheRenewDeadlineAndTheNextAttemptReadsFirst) {
+  auto slow_client = leases_.client(5s);  // only the round's deadline can end a hung request
+  LeaderElector a(*slow_client, config("a"), log_.callbacks("a"));
+  a.start();
+  ASSERT_TRUE(log_.wait_for("started:a")) << log_.describe();
+  const auto cut_at = std::chrono::steady_clock::now();
+  leases_.stall(true);
+  ASSERT_TRUE(log_.wait_for("stopped:a", 1, 3s)) << log_.describe();
+  // Renew deadline 300 ms after a round that starts within one 50 ms retry period.
+  EXPECT_LT(std::chrono::steady_clock::now() - cut_at, 1s) << "stepped down a request timeout late";
+  const auto stopped_requests = leases_.server().requests().size();
+  leases_.stall(false);
+  ASSERT_TRUE(leases_.server().wait_for_requests(stopped_requests + 1, 5s));
+  const auto log = leases_.server().requests();
+  EXPECT_EQ(log[stopped_requests].method, "GET") << "a replica that stepped down wrote blindly:\n"
+                                                 << leases_.server().describe_requests();
+  ASSERT_TRUE(log_.wait_for("started:a", 2)) << log_.describe();
+  a.stop();
+}
+
 }  // namespace
 }  // namespace vc::kube::leaderelection
