@@ -1,5 +1,5 @@
 # vc-cpp: C++ drop-in for Volcano's vc-webhook-manager and vc-controller-manager.
-# `make up` brings up the local cluster with our binaries and runs the demo;
+# `make up` installs the stack on the local cluster's real node through the chart and runs the demo;
 # `make test` runs every test. See README.md.
 SHELL := /bin/bash
 .DEFAULT_GOAL := build
@@ -25,7 +25,7 @@ DEB_PACKAGES := build-essential cmake ninja-build pkg-config \
   openssl curl jq procps util-linux clang-14 libclang-rt-14-dev \
   containerd runc containernetworking-plugins iptables iproute2 docker-registry buildah busybox-static
 
-.PHONY: deps build binaries asan unit-test asan-test test bench bench-webhook bench-controller fuzz fuzz-smoke \
+.PHONY: deps build binaries test-binaries asan unit-test asan-test test bench bench-webhook bench-controller fuzz fuzz-smoke \
         fmt lint clean up install uninstall images cluster-binaries cluster-up cluster-down cluster-status crds e2e \
         e2e-deployed
 
@@ -52,9 +52,13 @@ $(ASAN_DIR)/build.ninja:
 	cmake -S . -B $(ASAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DVC_SANITIZE=ON -DVC_BUILD_BENCH=OFF
 
 asan: $(ASAN_DIR)/build.ninja
-	cmake --build $(ASAN_DIR) -j $(JOBS)
+	cmake --build $(ASAN_DIR) -j $(JOBS) --target vc_tests
 
-unit-test: build
+# Test binaries and the two binaries only (CMake target vc_tests): benchmarks are built by bench.
+test-binaries: $(BUILD_DIR)/build.ninja
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target vc_tests
+
+unit-test: test-binaries
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 
 asan-test: asan
