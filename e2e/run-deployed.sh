@@ -23,7 +23,10 @@ pod_logs() {
   done
   kubectl_ -n "$VC_NAMESPACE" get events --sort-by=.lastTimestamp 2>&1 | tail -30
 }
-if ! "$cluster_dir/up.sh" || ! "$cluster_dir/install.sh" install; then
+# The switching test installs Volcano's own webhook and controller-manager images: build them
+# (and the binaries they hold) before any test starts the clock.
+if ! "$cluster_dir/up.sh" || ! "$cluster_dir/install.sh" install \
+  || ! REGISTRY=$REGISTRY "$repo/images/build.sh" volcano; then
   tail_logs 60
   pod_logs
   exit 1

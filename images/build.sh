@@ -3,7 +3,7 @@
 # each image from scratch out of files on this machine and pushes it to a registry.
 #
 #   images/build.sh ours        vc-webhook-manager and vc-controller-manager from $BUILD_DIR
-#   images/build.sh volcano     Volcano's vc-scheduler, vc-webhook-manager, vc-controller-manager
+#   images/build.sh volcano [BINARY...]  Volcano's vc-scheduler, vc-webhook-manager, vc-controller-manager
 #                               from the binaries the e2e harness builds (e2e/cluster/volcano)
 #   images/build.sh node        the pod sandbox (pause) and busybox images the real node needs
 #   images/build.sh all         all of the above
@@ -127,11 +127,14 @@ build_ours() {
     docker.io/vc-cpp/vc-controller-manager "$VC_IMAGE_VERSION" yes
 }
 
+# build_volcano [BINARY...]: images of Volcano's binaries (default: the scheduler, the webhook
+# and the controller-manager); binaries not built yet are built first.
 build_volcano() {
-  local vbin n
+  local vbin n names=("$@")
+  [ ${#names[@]} -gt 0 ] || names=(vc-scheduler vc-webhook-manager vc-controller-manager)
   vbin=$("$repo/e2e/cluster/build-binaries.sh" --print-dir volcano)
-  [ -f "$vbin/.complete" ] || "$repo/e2e/cluster/build-binaries.sh" volcano
-  for n in vc-scheduler vc-webhook-manager vc-controller-manager; do
+  "$repo/e2e/cluster/build-binaries.sh" "volcano:$(IFS=,; echo "${names[*]}")"
+  for n in "${names[@]}"; do
     binary_image "$n" "$vbin/$n" "docker.io/volcanosh/$n" "$VOLCANO_VERSION"
   done
 }
@@ -184,7 +187,7 @@ mib() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
 registry_up || die "no registry answers at http://$REGISTRY/v2/ (start the cluster: make cluster-up)"
 case ${1:-all} in
   ours) build_ours ;;
-  volcano) build_volcano ;;
+  volcano) shift; build_volcano "$@" ;;
   node) build_node ;;
   all) build_node; build_ours; build_volcano ;;
   sizes) sizes ;;

@@ -6,8 +6,12 @@
 # never written into the repository. The hash covers the harness's go.mod, go.sum, compat files
 # and RECIPE below: bump RECIPE when a change here changes what gets built.
 #
-# Usage: build-binaries.sh [harness...]     (default: all)
-#        build-binaries.sh --print-dir NAME (print the binary directory of one harness)
+# Usage: build-binaries.sh [harness[:binary,...]...]  (default: every binary of every harness)
+#        build-binaries.sh --print-dir NAME  (print the binary directory of one harness)
+#        build-binaries.sh --download        (fetch every harness's modules, build nothing)
+# "volcano:vc-scheduler" builds just that binary (what `make up` needs); a later call for the
+# rest of the harness builds only what is missing. A binary is ready once $dir/.built-<name>
+# exists; $dir/.complete marks a harness with all of its binaries.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -83,10 +87,22 @@ targets() {
   esac
 }
 
+# build HARNESS [BINARY...]: the named binaries of the harness (default: all of them).
 build() {
-  local name=$1 out ldf t start dir
+  local name=$1 out ldf t start dir wanted=() missing=()
+  shift
   out=$(bin_dir "$name")
-  if [ -f "$out/.complete" ]; then
+  for t in $(targets "$name"); do
+    if [ $# -eq 0 ] || [[ " $* " == *" ${t%%=*} "* ]]; then wanted+=("$t"); fi
+  done
+  if [ ${#wanted[@]} -eq 0 ] || { [ $# -gt 0 ] && [ ${#wanted[@]} -ne $# ]; }; then
+    echo "[$name] unknown binary in: $* (known: $(targets "$name" | tr ' ' '\n' | cut -d= -f1 | tr '\n' ' '))" >&2
+    return 1
+  fi
+  for t in "${wanted[@]}"; do
+    [ -f "$out/.complete" ] || [ -f "$out/.built-${t%%=*}" ] || missing+=("$t")
+  done
+  if [ ${#missing[@]} -eq 0 ]; then
     echo "[$name] cached in $out"
     return 0
   fi
@@ -106,29 +122,52 @@ build() {
   # links overlap with compiling instead of running one after another. go build names each
   # binary after its package (the element before a /vN suffix); they are renamed after.
   local pkgs=() built
-  for t in $(targets "$name"); do pkgs+=("${t#*=}"); done
-  echo "[$name] building $(targets "$name" | tr ' ' '\n' | cut -d= -f1 | tr '\n' ' ')"
+  for t in "${missing[@]}"; do pkgs+=("${t#*=}"); done
+  echo "[$name] building $(printf '%s\n' "${missing[@]}" | cut -d= -f1 | tr '\n' ' ')"
   rm -rf "$out/.tmp" && mkdir -p "$out/.tmp"
   (cd "$dir" && go build -p 2 -trimpath -pgo=off -tags=notest,grpcnotrace \
     -ldflags "$ldf" -o "$out/.tmp/" "${pkgs[@]}")
-  for t in $(targets "$name"); do
+  for t in "${missing[@]}"; do
     built=${t#*=}
     [[ ${built##*/} =~ ^v[0-9]+$ ]] && built=${built%/*}
     mv "$out/.tmp/${built##*/}" "$out/${t%%=*}"
+    touch "$out/.built-${t%%=*}"
   done
-  rm -rf "$out/.tmp"
+  rm -rf "$out/.tmp" "$out/src"
   echo "$(( $(date +%s) - start ))" > "$out/.build-seconds"
-  rm -rf "$out/src"
-  touch "$out/.complete"
+  local all=1
+  for t in $(targets "$name"); do [ -f "$out/.built-${t%%=*}" ] || all=0; done
+  [ $all = 0 ] || touch "$out/.complete"
   # Older builds of this harness are dead weight (hundreds of MB each).
   find "$cache/bin" -maxdepth 1 -name "$name-*" ! -path "$out" -exec rm -rf {} +
   echo "[$name] built in $(cat "$out/.build-seconds") s into $out"
+}
+
+# Every harness's modules into the module cache. Network-bound: `make up` runs it in the
+# background while the C++ binaries compile, so the Go builds after it find their sources.
+download() {
+  local h
+  for h in k8s etcd kwok volcano helm; do
+    (cd "$here/$h" && go mod download) || { echo "[$h] go mod download failed" >&2; return 1; }
+  done
+  echo "modules of every harness downloaded"
 }
 
 if [ "${1:-}" = --print-dir ]; then
   bin_dir "$2"
   exit 0
 fi
+if [ "${1:-}" = --download ]; then
+  download
+  exit
+fi
 for h in "${@:-k8s etcd kwok volcano helm}"; do
-  for n in $h; do build "$n"; done
+  for n in $h; do
+    if [[ $n == *:* ]]; then
+      # shellcheck disable=SC2046 # the binary list is comma-separated names without spaces
+      build "${n%%:*}" $(tr ',' ' ' <<<"${n#*:}")
+    else
+      build "$n"
+    fi
+  done
 done

@@ -14,5 +14,7 @@ mkdir -p "$out"
 cp "$vdir"/config/crd/volcano/bases/*.yaml "$vdir"/config/crd/jobflow/bases/*.yaml "$out/"
 chmod -R u+w "$out"
 kubectl_ apply --server-side --force-conflicts -f "$out/" >/dev/null
-kubectl_ wait --for=condition=Established crd --all --timeout=60s >/dev/null
+# A CRD created a moment ago may have no status.conditions yet, which kubectl wait reports as an
+# error rather than waiting: retry until every CRD is Established.
+wait_until "Volcano CRDs Established" 60 kubectl_ wait --for=condition=Established crd --all --timeout=5s
 log "CRDs installed: $(ls "$out" | wc -l) files from $(basename "$vdir")"

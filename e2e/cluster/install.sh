@@ -21,14 +21,17 @@ install() {
   local chart args=()
   [ "$(cat "$STATE_DIR/impl-webhook" 2>/dev/null)" = chart ] \
     || die "the cluster is not in chart mode: bring it up with IMPL=chart e2e/cluster/up.sh (or make install)"
-  REGISTRY=$REGISTRY "$repo/images/build.sh" volcano
   case $IMPL_IMAGES in
     ours)
+      # Only Volcano's scheduler runs next to ours.
+      REGISTRY=$REGISTRY "$repo/images/build.sh" volcano vc-scheduler
       BUILD_DIR=$BUILD_DIR REGISTRY=$REGISTRY "$repo/images/build.sh" ours
       # The content tags: a rebuilt binary is a new tag, so the upgrade rolls the pods.
       args+=(--set "basic.admission_image_tag_version=$(cat "$BUILD_DIR/images/vc-webhook-manager.tag")"
              --set "basic.controller_image_tag_version=$(cat "$BUILD_DIR/images/vc-controller-manager.tag")") ;;
-    reference) args+=(--values "$repo/charts/vc-cpp/values-volcano.yaml") ;;
+    reference)
+      REGISTRY=$REGISTRY "$repo/images/build.sh" volcano
+      args+=(--values "$repo/charts/vc-cpp/values-volcano.yaml") ;;
     *) die "IMPL_IMAGES must be ours or reference (got '$IMPL_IMAGES')" ;;
   esac
   chart=$(BUILD_DIR=$BUILD_DIR "$repo/charts/package.sh")

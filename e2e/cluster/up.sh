@@ -17,7 +17,11 @@ if [ "$IMPL_WEBHOOK" = chart ] || [ "$IMPL_CONTROLLERS" = chart ]; then
   [ "$REAL_NODE" = 1 ] || die "IMPL=chart runs the components as pods: it needs the real node (REAL_NODE=1)"
 fi
 
-"$cluster_dir/build-binaries.sh" k8s etcd kwok volcano helm
+# Volcano's own webhook and controller-manager (and vcctl) only when they run here as the
+# reference implementation; the chart's reference images build them on demand (install.sh).
+volcano=volcano:vc-scheduler
+if [ "$IMPL_WEBHOOK" = reference ] || [ "$IMPL_CONTROLLERS" = reference ]; then volcano=volcano; fi
+"$cluster_dir/build-binaries.sh" k8s etcd kwok "$volcano" helm
 mkdir -p "$STATE_DIR" "$LOGS" "$PIDS"
 NODE_NAME=$NODE_NAME POD_GATEWAY=$POD_GATEWAY "$repo/certs/gen-certs.sh" "$PKI"
 # The pod bridge first: the API server advertises its address on it to pods.
