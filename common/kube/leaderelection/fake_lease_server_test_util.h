@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -30,7 +31,7 @@ class FakeLeaseServer {
     const std::string item = collection + "/" + kName;
     server_.handle("GET", item, [this](const vc::testing::Request&) -> vc::testing::Reply {
       std::lock_guard lock(mu_);
-      if (fail_status_ || stalled_) return injected();
+      if (fail_status_ || stalled_) return injected("GET");
       if (!lease_ || hide_next_get_) {
         hide_next_get_ = false;
         return not_found();
@@ -39,7 +40,7 @@ class FakeLeaseServer {
     });
     server_.handle("POST", collection, [this](const vc::testing::Request& r) -> vc::testing::Reply {
       std::lock_guard lock(mu_);
-      if (fail_status_ || stalled_) return injected();
+      if (fail_status_ || stalled_) return injected("POST");
       if (lease_) {
         return vc::testing::Response::error(
             409, "AlreadyExists",
@@ -52,7 +53,7 @@ class FakeLeaseServer {
     });
     server_.handle("PUT", item, [this](const vc::testing::Request& r) -> vc::testing::Reply {
       std::lock_guard lock(mu_);
-      if (fail_status_ || stalled_) return injected();
+      if (fail_status_ || stalled_) return injected("PUT");
       if (!lease_) return not_found();
       json body = r.json();
       if (body["metadata"].value("resourceVersion", "") !=
@@ -102,6 +103,18 @@ class FakeLeaseServer {
     stalled_ = on;
   }
 
+  // The methods of the requests left unanswered, in arrival order.
+  std::vector<std::string> stalled_methods() const {
+    std::lock_guard lock(mu_);
+    return stalled_methods_;
+  }
+
+  // Waits until at least n requests have been left unanswered.
+  bool wait_for_stalled(std::size_t n, std::chrono::milliseconds timeout) const {
+    std::unique_lock lock(mu_);
+    return stalled_cv_.wait_for(lock, timeout, [&] { return stalled_methods_.size() >= n; });
+  }
+
   // The next GET answers 404 even if the Lease exists: a rival created it after our read.
   void hide_next_get() {
     std::lock_guard lock(mu_);
@@ -123,8 +136,11 @@ class FakeLeaseServer {
     ++writes_;
   }
 
-  vc::testing::Response injected() const {
+  // Caller holds mu_.
+  vc::testing::Response injected(const char* method) {
     if (stalled_) {
+      stalled_methods_.push_back(method);
+      stalled_cv_.notify_all();
       vc::testing::Response r;
       r.stall = true;
       return r;
@@ -144,6 +160,8 @@ class FakeLeaseServer {
   int fail_status_ = 0;
   bool hide_next_get_ = false;
   bool stalled_ = false;
+  std::vector<std::string> stalled_methods_;
+  mutable std::condition_variable stalled_cv_;
   vc::testing::FakeApiServer server_;  // last: stopped first, before the state its handlers use
 };
 

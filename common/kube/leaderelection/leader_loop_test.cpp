@@ -191,13 +191,16 @@ TEST_F(ElectorLoop, HungRenewalEndsAtTheRenewDeadlineAndTheNextAttemptReadsFirst
   ASSERT_TRUE(log_.wait_for("stopped:a", 1, 3s)) << log_.describe();
   // Renew deadline 300 ms after a round that starts within one 50 ms retry period.
   EXPECT_LT(std::chrono::steady_clock::now() - cut_at, 1s) << "stepped down a request timeout late";
-  const auto stopped_requests = leases_.server().requests().size();
+  // The partition goes on until the next attempt has sent its first request: the renewal that
+  // hung must be followed by a read, never by a blind write. (That read hangs too, until the
+  // client's 5 s timeout; the attempt after it succeeds.)
+  ASSERT_TRUE(leases_.wait_for_stalled(2, 3s)) << leases_.server().describe_requests();
+  const std::vector<std::string> stalled = leases_.stalled_methods();
+  EXPECT_EQ(stalled[0], "PUT") << "the hung request was not the renewal";
+  EXPECT_EQ(stalled[1], "GET") << "a replica that stepped down wrote blindly:\n"
+                               << leases_.server().describe_requests();
   leases_.stall(false);
-  ASSERT_TRUE(leases_.server().wait_for_requests(stopped_requests + 1, 5s));
-  const auto log = leases_.server().requests();
-  EXPECT_EQ(log[stopped_requests].method, "GET") << "a replica that stepped down wrote blindly:\n"
-                                                 << leases_.server().describe_requests();
-  ASSERT_TRUE(log_.wait_for("started:a", 2)) << log_.describe();
+  ASSERT_TRUE(log_.wait_for("started:a", 2, 10s)) << log_.describe();
   a.stop();
 }
 
