@@ -24,9 +24,10 @@ pod_logs() {
   kubectl_ -n "$VC_NAMESPACE" get events --sort-by=.lastTimestamp 2>&1 | tail -30
 }
 # The switching test installs Volcano's own webhook and controller-manager images: build them
-# (and the binaries they hold) before any test starts the clock.
+# (and the binaries they hold) before any test starts the clock. The scheduler's image is
+# already there (install.sh).
 if ! "$cluster_dir/up.sh" || ! "$cluster_dir/install.sh" install \
-  || ! REGISTRY=$REGISTRY "$repo/images/build.sh" volcano; then
+  || ! REGISTRY=$REGISTRY "$repo/images/build.sh" volcano vc-webhook-manager vc-controller-manager; then
   tail_logs 60
   pod_logs
   exit 1

@@ -10,8 +10,8 @@
 #        build-binaries.sh --print-dir NAME  (print the binary directory of one harness)
 #        build-binaries.sh --download        (fetch every harness's modules, build nothing)
 # "volcano:vc-scheduler" builds just that binary (what `make up` needs); a later call for the
-# rest of the harness builds only what is missing. A binary is ready once $dir/.built-<name>
-# exists; $dir/.complete marks a harness with all of its binaries.
+# rest of the harness builds only what is missing. A binary is ready once it is in $dir (it is
+# moved there only after its go build succeeded); $dir/.complete marks a harness with all of them.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -100,7 +100,7 @@ build() {
     return 1
   fi
   for t in "${wanted[@]}"; do
-    [ -f "$out/.complete" ] || [ -f "$out/.built-${t%%=*}" ] || missing+=("$t")
+    [ -f "$out/.complete" ] || [ -f "$out/${t%%=*}" ] || missing+=("$t")
   done
   if [ ${#missing[@]} -eq 0 ]; then
     echo "[$name] cached in $out"
@@ -131,12 +131,11 @@ build() {
     built=${t#*=}
     [[ ${built##*/} =~ ^v[0-9]+$ ]] && built=${built%/*}
     mv "$out/.tmp/${built##*/}" "$out/${t%%=*}"
-    touch "$out/.built-${t%%=*}"
   done
   rm -rf "$out/.tmp" "$out/src"
   echo "$(( $(date +%s) - start ))" > "$out/.build-seconds"
   local all=1
-  for t in $(targets "$name"); do [ -f "$out/.built-${t%%=*}" ] || all=0; done
+  for t in $(targets "$name"); do [ -f "$out/${t%%=*}" ] || all=0; done
   [ $all = 0 ] || touch "$out/.complete"
   # Older builds of this harness are dead weight (hundreds of MB each).
   find "$cache/bin" -maxdepth 1 -name "$name-*" ! -path "$out" -exec rm -rf {} +

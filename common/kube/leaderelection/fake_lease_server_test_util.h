@@ -29,9 +29,9 @@ class FakeLeaseServer {
   FakeLeaseServer() {
     const std::string collection = "/apis/coordination.k8s.io/v1/namespaces/vc-system/leases";
     const std::string item = collection + "/" + kName;
-    server_.handle("GET", item, [this](const vc::testing::Request&) -> vc::testing::Reply {
+    server_.handle("GET", item, [this](const vc::testing::Request& r) -> vc::testing::Reply {
       std::lock_guard lock(mu_);
-      if (fail_status_ || stalled_) return injected("GET");
+      if (fail_status_ || stalled_) return injected(r);
       if (!lease_ || hide_next_get_) {
         hide_next_get_ = false;
         return not_found();
@@ -40,7 +40,7 @@ class FakeLeaseServer {
     });
     server_.handle("POST", collection, [this](const vc::testing::Request& r) -> vc::testing::Reply {
       std::lock_guard lock(mu_);
-      if (fail_status_ || stalled_) return injected("POST");
+      if (fail_status_ || stalled_) return injected(r);
       if (lease_) {
         return vc::testing::Response::error(
             409, "AlreadyExists",
@@ -53,7 +53,7 @@ class FakeLeaseServer {
     });
     server_.handle("PUT", item, [this](const vc::testing::Request& r) -> vc::testing::Reply {
       std::lock_guard lock(mu_);
-      if (fail_status_ || stalled_) return injected("PUT");
+      if (fail_status_ || stalled_) return injected(r);
       if (!lease_) return not_found();
       json body = r.json();
       if (body["metadata"].value("resourceVersion", "") !=
@@ -137,9 +137,9 @@ class FakeLeaseServer {
   }
 
   // Caller holds mu_.
-  vc::testing::Response injected(const char* method) {
+  vc::testing::Response injected(const vc::testing::Request& r) {
     if (stalled_) {
-      stalled_methods_.push_back(method);
+      stalled_methods_.push_back(r.method);
       stalled_cv_.notify_all();
       vc::testing::Response r;
       r.stall = true;
