@@ -4,12 +4,11 @@
 #include "common/api/label_selector.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdlib>
 #include <optional>
 
 #include "common/api/label_selector_internal.h"
 #include "common/api/label_validation.h"
+#include "common/go/strconv.h"
 
 namespace vc::api {
 namespace selector_internal {
@@ -52,12 +51,9 @@ using namespace selector_internal;
 
 // strconv.ParseInt(s, 10, 64).
 std::optional<long long> parse_int64(const std::string& s) {
-  if (s.empty() || s.find_first_of(" \t\n\v\f\r") != std::string::npos) return std::nullopt;
-  char* end = nullptr;
-  errno = 0;
-  const long long v = std::strtoll(s.c_str(), &end, 10);
-  if (errno != 0 || end != s.c_str() + s.size()) return std::nullopt;
-  return v;
+  auto v = go::parse_decimal_int(s, 64);
+  if (!v) return std::nullopt;
+  return *v;
 }
 
 // Go's %#v of a []string, as NewRequirement's errors print value lists.
@@ -65,7 +61,7 @@ std::string go_string_slice(const std::vector<std::string>& values) {
   std::string out = "[]string{";
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (i > 0) out.append(", ");
-    out.append(go_quote(values[i]));
+    out.append(go::quote(values[i]));
   }
   return out + "}";
 }
@@ -154,7 +150,7 @@ Expected<Requirement> make_requirement(std::string key, SelectorOperator op,
                                        std::vector<std::string> values, std::string_view path) {
   std::vector<std::string> errors;
   if (auto msg = validate_label_key(key); !msg.empty()) {
-    errors.push_back(invalid(child(path, "key"), go_quote(key), msg));
+    errors.push_back(invalid(child(path, "key"), go::quote(key), msg));
   }
   const std::string values_path = child(path, "values");
   switch (op) {
@@ -188,7 +184,7 @@ Expected<Requirement> make_requirement(std::string key, SelectorOperator op,
       }
       for (std::size_t i = 0; i < values.size(); ++i) {
         if (!parse_int64(values[i])) {
-          errors.push_back(invalid(index(values_path, i), go_quote(values[i]),
+          errors.push_back(invalid(index(values_path, i), go::quote(values[i]),
                                    "for 'Gt', 'Lt' operators, the value must be an integer"));
         }
       }
@@ -196,7 +192,7 @@ Expected<Requirement> make_requirement(std::string key, SelectorOperator op,
   }
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (auto msg = validate_label_value(values[i]); !msg.empty()) {
-      errors.push_back(invalid(index(values_path, i) + "[" + key + "]", go_quote(values[i]), msg));
+      errors.push_back(invalid(index(values_path, i) + "[" + key + "]", go::quote(values[i]), msg));
     }
   }
   if (!errors.empty()) return Unexpected{aggregate(errors)};

@@ -4,6 +4,7 @@
 
 #include "common/api/label_selector_internal.h"
 #include "common/api/label_validation.h"
+#include "common/go/strconv.h"
 
 namespace vc::api::selector_internal {
 namespace {
@@ -42,11 +43,11 @@ void read_match_labels(const json& labels, std::string_view path,
     const auto& text = value.get_ref<const std::string&>();
     bool valid = true;
     for (const auto& msg : is_qualified_name(key)) {
-      errors.push_back(invalid(path, go_quote(key), msg));
+      errors.push_back(invalid(path, go::quote(key), msg));
       valid = false;
     }
     for (const auto& msg : is_valid_label_value(text)) {
-      errors.push_back(invalid(path, go_quote(text), msg));
+      errors.push_back(invalid(path, go::quote(text), msg));
       valid = false;
     }
     if (valid) requirements.push_back({key, SelectorOperator::Equals, {text}});
@@ -101,16 +102,16 @@ void read_match_expression(const json& expr, std::string_view path,
     }
   } else if (op_read) {
     errors.push_back(
-        invalid(child(path, "operator"), go_quote(op_name), "not a valid selector operator"));
+        invalid(child(path, "operator"), go::quote(op_name), "not a valid selector operator"));
   }
   if (key_read) {
     for (const auto& msg : is_qualified_name(key)) {
-      errors.push_back(invalid(child(path, "key"), go_quote(key), msg));
+      errors.push_back(invalid(child(path, "key"), go::quote(key), msg));
     }
   }
   for (std::size_t i = 0; i < values.size(); ++i) {
     for (const auto& msg : is_valid_label_value(values[i])) {
-      errors.push_back(invalid(index(values_path, i), go_quote(values[i]), msg));
+      errors.push_back(invalid(index(values_path, i), go::quote(values[i]), msg));
     }
   }
   if (errors.size() == errors_before) requirements.push_back({key, op, std::move(values)});

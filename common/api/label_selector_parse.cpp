@@ -13,6 +13,7 @@
 
 #include "common/api/label_selector_internal.h"
 #include "common/api/label_validation.h"
+#include "common/go/strconv.h"
 
 namespace vc::api::selector_internal {
 namespace {
@@ -155,7 +156,7 @@ class Parser {
       return fail("found '" + key.literal + "', expected: identifier");
     }
     if (auto msg = validate_label_key(key.literal); !msg.empty()) {
-      return fail(invalid("key", go_quote(key.literal), msg));
+      return fail(invalid("key", go::quote(key.literal), msg));
     }
     const Token next = lookahead(true).token;
     if (does_not_exist) {

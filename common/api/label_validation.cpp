@@ -1,6 +1,5 @@
 #include "common/api/label_validation.h"
 
-#include <cstdio>
 #include <initializer_list>
 
 namespace vc::api {
@@ -183,40 +182,6 @@ std::string validate_label_key(std::string_view key) {
 
 std::string validate_label_value(std::string_view value) {
   return join(is_valid_label_value(value));
-}
-
-std::string go_quote(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    switch (c) {
-      case '"':
-        out.append("\\\"");
-        break;
-      case '\\':
-        out.append("\\\\");
-        break;
-      case '\n':
-        out.append("\\n");
-        break;
-      case '\t':
-        out.append("\\t");
-        break;
-      case '\r':
-        out.append("\\r");
-        break;
-      default:
-        if (u < 0x20 || u == 0x7f) {
-          char buf[5];
-          std::snprintf(buf, sizeof(buf), "\\x%02x", u);
-          out.append(buf);
-        } else {
-          out.push_back(c);
-        }
-    }
-  }
-  out.push_back('"');
-  return out;
 }
 
 }  // namespace vc::api

@@ -40,7 +40,4 @@ std::vector<std::string> is_dns1123_label(std::string_view value);
 std::string validate_label_key(std::string_view key);
 std::string validate_label_value(std::string_view value);
 
-// Go's %q of a string, as Kubernetes field errors print bad values: "a\"b".
-std::string go_quote(std::string_view s);
-
 }  // namespace vc::api

@@ -120,12 +120,5 @@ TEST(DnsNames, ContentSubdomainSaysBytes) {
             (std::vector<std::string>{"must be no more than 253 bytes", kSubdomainRegexError}));
 }
 
-TEST(GoQuote, EscapesLikeGoPercentQ) {
-  EXPECT_EQ(go_quote("abc"), "\"abc\"");
-  EXPECT_EQ(go_quote("a\"b\\c"), "\"a\\\"b\\\\c\"");
-  EXPECT_EQ(go_quote("a\nb\x01"), "\"a\\nb\\x01\"");
-  EXPECT_EQ(go_quote(""), "\"\"");
-}
-
 }  // namespace
 }  // namespace vc::api

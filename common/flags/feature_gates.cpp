@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "common/flags/go_strconv.h"
+#include "common/go/strconv.h"
 
 namespace vc::flags {
 namespace {
@@ -38,7 +38,7 @@ std::string FeatureGates::set(std::string_view value) {
     const std::string key(trim(pair.substr(0, eq)));
     if (eq == std::string_view::npos) return "missing bool value for " + key;
     const std::string_view text = trim(pair.substr(eq + 1));
-    auto v = parse_bool(text);
+    auto v = go::parse_bool(text);
     if (!v) return "invalid value of " + key + "=" + std::string(text) + ", err: " + v.error();
     parsed[key] = *v;
   }

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "common/api/label_validation.h"
+#include "common/go/strconv.h"
 
 namespace vc::flags {
 namespace {
@@ -125,8 +126,7 @@ std::string FlagSet::set(Flag& flag, std::string_view value, ParseResult& result
   if (std::string err = flag.value->set(value); !err.empty()) {
     const std::string shown =
         flag.shorthand ? std::string("-") + flag.shorthand + ", --" + flag.name : "--" + flag.name;
-    return "invalid argument " + api::go_quote(value) + " for " + api::go_quote(shown) +
-           " flag: " + err;
+    return "invalid argument " + go::quote(value) + " for " + go::quote(shown) + " flag: " + err;
   }
   flag.changed = true;
   if (!flag.deprecated.empty()) {
@@ -249,8 +249,7 @@ std::string FlagSet::usage() const {
     if (!default_is_zero(flag)) {
       line.help +=
           " (default " +
-          (flag.value->type() == "string" ? api::go_quote(flag.default_text) : flag.default_text) +
-          ")";
+          (flag.value->type() == "string" ? go::quote(flag.default_text) : flag.default_text) + ")";
     }
     if (!flag.deprecated.empty()) line.help += " (DEPRECATED: " + flag.deprecated + ")";
     width = std::max(width, line.head.size());

@@ -2,7 +2,7 @@
 
 #include <array>
 
-#include "common/flags/go_strconv.h"
+#include "common/go/strconv.h"
 
 namespace vc::flags {
 namespace {
@@ -26,7 +26,7 @@ std::string set_severity(std::string_view text, std::string& target) {
       return {};
     }
   }
-  auto v = parse_decimal_int(text, 32);
+  auto v = go::parse_decimal_int(text, 32);
   if (!v) return v.error();
   target = (*v >= 0 && *v < static_cast<std::int64_t>(kSeverities.size()))
                ? std::string(kSeverities[static_cast<size_t>(*v)])
@@ -55,7 +55,7 @@ std::string check_vmodule(std::string_view text) {
         pat.find('=', eq + 1) != std::string_view::npos) {
       return std::string(kSyntax);
     }
-    auto level = parse_decimal_int(pat.substr(eq + 1), 32);
+    auto level = go::parse_decimal_int(pat.substr(eq + 1), 32);
     if (!level) return std::string(kSyntax);
     if (*level < 0) return "negative value for vmodule level";
   }
@@ -75,7 +75,7 @@ std::string set_backtrace_at(std::string_view text, std::string& target) {
   }
   const std::string_view file = text.substr(0, colon);
   if (file.find('.') == std::string_view::npos) return std::string(kSyntax);
-  auto line = parse_decimal_int(text.substr(colon + 1), 64);
+  auto line = go::parse_decimal_int(text.substr(colon + 1), 64);
   if (!line) return std::string(kSyntax);
   if (*line <= 0) return "negative or zero value for level";
   target = std::string(text);
@@ -89,7 +89,7 @@ void add_klog_flags(FlagSet& flags, KlogOptions& o) {
             std::make_unique<FuncValue>(
                 "Level",
                 [&o](std::string_view text) -> std::string {
-                  auto v = parse_decimal_int(text, 32);
+                  auto v = go::parse_decimal_int(text, 32);
                   if (!v) return v.error();
                   o.v = static_cast<int>(*v);
                   return {};

@@ -3,7 +3,8 @@
 #include <limits>
 
 #include "common/api/label_validation.h"
-#include "common/flags/go_strconv.h"
+#include "common/go/duration.h"
+#include "common/go/strconv.h"
 
 namespace vc::flags {
 namespace {
@@ -37,63 +38,63 @@ std::string StringValue::set(std::string_view text) {
 }
 
 std::string BoolValue::set(std::string_view text) {
-  auto v = parse_bool(text);
+  auto v = go::parse_bool(text);
   if (!v) return go_flag_ ? go_flag_error(v.error()) : v.error();
   *target_ = *v;
   return {};
 }
 
 std::string IntValue::set(std::string_view text) {
-  auto v = parse_int(text, 64);
+  auto v = go::parse_int(text, 64);
   if (!v) return v.error();
   if (*v < std::numeric_limits<int>::min() || *v > std::numeric_limits<int>::max()) {
-    return "strconv.ParseInt: parsing " + api::go_quote(text) + ": value out of range";
+    return "strconv.ParseInt: parsing " + go::quote(text) + ": value out of range";
   }
   *target_ = static_cast<int>(*v);
   return {};
 }
 
 std::string Int64Value::set(std::string_view text) {
-  auto v = parse_int(text, 64);
+  auto v = go::parse_int(text, 64);
   if (!v) return v.error();
   *target_ = *v;
   return {};
 }
 
 std::string UintValue::set(std::string_view text) {
-  auto v = parse_uint(text, 64);
+  auto v = go::parse_uint(text, 64);
   if (!v) return go_flag_ ? go_flag_error(v.error()) : v.error();
   *target_ = *v;
   return {};
 }
 
 std::string Uint32Value::set(std::string_view text) {
-  auto v = parse_uint(text, 32);
+  auto v = go::parse_uint(text, 32);
   if (!v) return v.error();
   *target_ = static_cast<std::uint32_t>(*v);
   return {};
 }
 
 std::string FloatValue::set(std::string_view text) {
-  auto v = parse_float(text, bits_);
+  auto v = go::parse_float(text, bits_);
   if (!v) return v.error();
   *target_ = *v;
   return {};
 }
 
 std::string FloatValue::str() const {
-  return format_float(*target_, bits_);
+  return go::format_float(*target_, bits_);
 }
 
 std::string DurationValue::set(std::string_view text) {
-  auto v = parse_duration(text);
+  auto v = go::parse_duration(text);
   if (!v) return v.error();
   *target_ = *v;
   return {};
 }
 
 std::string DurationValue::str() const {
-  return format_duration(*target_);
+  return go::format_duration(*target_);
 }
 
 std::string StringListValue::set(std::string_view text) {

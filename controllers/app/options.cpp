@@ -5,8 +5,9 @@
 
 #include "common/api/label_validation.h"
 #include "common/flags/flag_set.h"
-#include "common/flags/go_strconv.h"
 #include "common/flags/shared_flags.h"
+#include "common/go/duration.h"
+#include "common/go/strconv.h"
 #include "controllers/framework/gates.h"
 #include "controllers/framework/registry.h"
 
@@ -124,12 +125,12 @@ void apply_feature_gates(ControllerManagerOptions& o) {
 }
 
 std::string invalid(const std::string& field, const std::string& value, const std::string& why) {
-  return "leaderElection." + field + ": Invalid value: " + api::go_quote(value) + ": " + why;
+  return "leaderElection." + field + ": Invalid value: " + go::quote(value) + ": " + why;
 }
 
 void validate_leader_election(const LeaderElectionOptions& l, std::vector<std::string>& errors) {
   if (!l.leader_elect) return;
-  const auto d = [](nanoseconds v) { return flags::format_duration(v); };
+  const auto d = [](nanoseconds v) { return go::format_duration(v); };
   if (l.lease_duration.count() <= 0) {
     errors.push_back(invalid("leaseDuration", d(l.lease_duration), "must be greater than zero"));
   }
@@ -158,7 +159,7 @@ void validate_leader_election(const LeaderElectionOptions& l, std::vector<std::s
   if (l.retry_period.count() > 0 && static_cast<double>(l.renew_deadline.count()) <=
                                         1.2 * static_cast<double>(l.retry_period.count())) {
     errors.emplace_back(
-        "leaderElection.renewDeadline: Invalid value: " + api::go_quote(d(l.renew_deadline)) +
+        "leaderElection.renewDeadline: Invalid value: " + go::quote(d(l.renew_deadline)) +
         ": renewDeadline must be greater than retryPeriod*JitterFactor");
   }
   if (!l.resource_lock.empty() && l.resource_lock != "leases") {
@@ -196,7 +197,7 @@ api::Expected<ParsedCommandLine> parse_command_line(const std::vector<std::strin
   out.help = parsed->help;
   out.usage = fs.usage();
   for (const auto& [name, value] : fs.values()) {
-    out.flag_lines.push_back("FLAG: --" + name + "=" + api::go_quote(value));
+    out.flag_lines.push_back("FLAG: --" + name + "=" + go::quote(value));
   }
   if (o.controller.max_requeue_num < 0) o.controller.max_requeue_num = -1;
   apply_feature_gates(o);
@@ -207,7 +208,7 @@ std::vector<std::string> validate(const ControllerManagerOptions& o) {
   std::vector<std::string> errors = validate_controller_gates(o.controllers);
   validate_leader_election(o.leader_election, errors);
   if (o.log_format != "text" && o.log_format != "json") {
-    errors.push_back("invalid --log-format " + api::go_quote(o.log_format) +
+    errors.push_back("invalid --log-format " + go::quote(o.log_format) +
                      ": want \"text\" or \"json\"");
   }
   if (o.kube_api_burst < 0) errors.emplace_back("invalid --kube-api-burst: must not be negative");

@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/go/duration.h"
 #include "common/kube/cache/informer.h"
 #include "common/kube/resource.h"
 #include "common/kube/workqueue/rate_limiting_queue.h"
@@ -335,7 +336,7 @@ class JobController : public Controller {
     const PolicyDecision decision = apply_policies(*job, req);
     if (decision.delay.count() > 0) {
       event(*job,
-            "Execute action " + decision.action + " after " + go_duration_string(decision.delay));
+            "Execute action " + decision.action + " after " + go::format_duration(decision.delay));
       if (shared_->delayed.add(req, decision.action, SteadyClock::now() + decision.delay)) {
         shared_->wake_timer();
       }

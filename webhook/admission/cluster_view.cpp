@@ -1,5 +1,6 @@
 #include "webhook/admission/cluster_view.h"
 
+#include "common/go/strconv.h"
 #include "webhook/admission/field_error.h"
 
 namespace vc::webhook {
@@ -17,7 +18,7 @@ void StaticClusterView::add_namespace(nlohmann::json ns) {
 api::Expected<QueuePtr> StaticClusterView::get_queue(std::string_view name) const {
   auto it = queues_.find(name);
   if (it == queues_.end()) {
-    return api::Unexpected{"queue.scheduling.volcano.sh " + go_quote(name) + " not found"};
+    return api::Unexpected{"queue.scheduling.volcano.sh " + go::quote(name) + " not found"};
   }
   return it->second;
 }
@@ -51,7 +52,7 @@ std::vector<QueuePtr> StaticClusterView::child_queues(std::string_view parent) c
 api::Expected<nlohmann::json> StaticClusterView::get_namespace(std::string_view name) const {
   auto it = namespaces_.find(name);
   if (it == namespaces_.end())
-    return api::Unexpected{"namespaces " + go_quote(name) + " not found"};
+    return api::Unexpected{"namespaces " + go::quote(name) + " not found"};
   return it->second;
 }
 

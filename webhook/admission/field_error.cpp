@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "common/go/strconv.h"
+
 namespace vc::webhook {
 
 namespace {
@@ -59,7 +61,7 @@ FieldPath FieldPath::key(std::string_view k) const {
 }
 
 BadValue BadValue::str(std::string_view s) {
-  return {go_quote(s)};
+  return {go::quote(s)};
 }
 BadValue BadValue::number(long long v) {
   return {std::to_string(v)};
@@ -126,7 +128,7 @@ FieldError not_supported(const FieldPath& p, BadValue v, const std::vector<std::
     detail = "supported values: ";
     for (std::size_t i = 0; i < valid.size(); ++i) {
       if (i) detail += ", ";
-      detail += go_quote(valid[i]);
+      detail += go::quote(valid[i]);
     }
   }
   return {FieldErrorType::NotSupported, p.str(), std::move(v), std::move(detail)};

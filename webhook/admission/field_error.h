@@ -97,8 +97,6 @@ class FieldErrorList {
   std::vector<FieldError> errors_;
 };
 
-// Go's %q of a string (strconv.Quote).
-using api::go_quote;
 // What Go's encoding/json calls a JSON value in "cannot unmarshal <kind> into ...": "string",
 // "bool", "array", "object", "number" or "null".
 const char* go_json_kind(const nlohmann::json& v);

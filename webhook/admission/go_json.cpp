@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "common/api/utf8.h"
+#include "common/go/utf8.h"
 #include "common/json/plain_run.h"
 
 namespace vc::webhook {
@@ -28,7 +28,7 @@ bool write_string(std::string& out, std::string_view s) {
     if (i == s.size()) break;
     const auto c = static_cast<unsigned char>(s[i]);
     if (c >= 0x80) {
-      const std::size_t len = api::utf8_sequence_length(s, i);
+      const std::size_t len = go::utf8_sequence_length(s, i);
       if (len == 0) return false;
       // U+2028 and U+2029 (E2 80 A8, E2 80 A9) are escaped; other sequences are copied.
       if (len == 3 && c == 0xE2 && s[i + 1] == '\x80' &&

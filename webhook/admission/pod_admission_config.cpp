@@ -11,12 +11,12 @@
 
 #include "webhook/admission/pod_admission_config.h"
 
-#include <cerrno>
 #include <cmath>
-#include <cstdlib>
 #include <optional>
 
 #include <yaml-cpp/yaml.h>
+
+#include "common/go/yaml_scalar.h"
 
 namespace vc::webhook {
 namespace {
@@ -92,27 +92,13 @@ class ConfigReader {
       fail(n, path, "cannot read " + shown + " as an int64");
       return std::nullopt;
     }
-    std::string plain;
-    for (char c : n.Scalar()) {
-      if (c != '_') plain.push_back(c);
-    }
-    std::string digits = plain;
-    int base = 0;
-    const std::size_t sign = (!digits.empty() && (digits[0] == '+' || digits[0] == '-')) ? 1 : 0;
-    if (digits.size() > sign + 2 && digits[sign] == '0' &&
-        (digits[sign + 1] == 'b' || digits[sign + 1] == 'o')) {
-      base = digits[sign + 1] == 'b' ? 2 : 8;
-      digits.erase(sign, 2);
-    }
-    errno = 0;
-    char* end = nullptr;
-    const long long v = std::strtoll(digits.c_str(), &end, base);
-    if (!digits.empty() && end && *end == '\0' && errno == 0) return v;
-    errno = 0;
-    const double f = std::strtod(plain.c_str(), &end);
-    if (!plain.empty() && end && *end == '\0' && errno == 0 && std::isfinite(f) &&
-        std::fabs(f) < 9.2e18) {
-      return static_cast<long long>(f);
+    // go-yaml resolves the scalar first; an int64 target then takes an integer, or a float
+    // that fits, truncated.
+    const go::ResolvedScalar r = go::resolve_plain(n.Scalar());
+    if (r.kind == go::ResolvedScalar::Kind::Int) return r.integer;
+    if (r.kind == go::ResolvedScalar::Kind::Float && std::isfinite(r.floating) &&
+        std::fabs(r.floating) < 9.2e18) {
+      return static_cast<long long>(r.floating);
     }
     fail(n, path, "cannot read " + shown + " as an int64");
     return std::nullopt;

@@ -1,6 +1,7 @@
 #include "webhook/app/informer_cluster_view.h"
 
 #include "common/api/label_validation.h"
+#include "common/go/strconv.h"
 #include "common/log/log.h"
 
 namespace vc::webhook::app {
@@ -18,7 +19,7 @@ QueuePtr as_queue(const ObjectPtr& object) {
 }
 
 std::string not_found(std::string_view name) {
-  return "queue.scheduling.volcano.sh " + api::go_quote(name) + " not found";
+  return "queue.scheduling.volcano.sh " + go::quote(name) + " not found";
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "common/api/label_validation.h"
 #include "common/flags/flag_set.h"
 #include "common/flags/shared_flags.h"
+#include "common/go/strconv.h"
 #include "webhook/app/endpoints.h"
 #include "webhook/server/admission_server.h"
 
@@ -91,7 +92,7 @@ api::Expected<ParsedCommandLine> parse_command_line(const std::vector<std::strin
   out.help = parsed->help;
   out.usage = fs.usage();
   for (const auto& [name, value] : fs.values()) {
-    out.flag_lines.push_back("FLAG: --" + name + "=" + api::go_quote(value));
+    out.flag_lines.push_back("FLAG: --" + name + "=" + go::quote(value));
   }
   return out;
 }
@@ -131,7 +132,7 @@ std::vector<std::string> validate(const WebhookOptions& o) {
     }
   }
   if (o.log_format != "text" && o.log_format != "json") {
-    errors.push_back("invalid --log-format " + api::go_quote(o.log_format) +
+    errors.push_back("invalid --log-format " + go::quote(o.log_format) +
                      ": want \"text\" or \"json\"");
   }
   if (o.webhook_threads < 0) {

@@ -3,8 +3,8 @@
 #include <atomic>
 #include <condition_variable>
 
-#include "common/flags/go_strconv.h"
 #include "common/flags/version.h"
+#include "common/go/duration.h"
 #include "common/kube/cache/informer.h"
 #include "common/log/log.h"
 #include "common/metrics/build_info.h"
@@ -174,7 +174,7 @@ int run(const WebhookOptions& o, std::stop_token stop, const RunSettings& settin
   if (!queues->wait_for_sync(stop, Clock::now() + settings.cache_sync_timeout)) {
     return startup_failed(
         stop, "failed to sync cache: " + kube::resources::queues.qualified() +
-                  " did not sync within " + flags::format_duration(settings.cache_sync_timeout) +
+                  " did not sync within " + go::format_duration(settings.cache_sync_timeout) +
                   " (is the API server reachable and may this account list and watch queues?)");
   }
 
@@ -208,7 +208,7 @@ int run(const WebhookOptions& o, std::stop_token stop, const RunSettings& settin
   wait_for_stop(stop);
   serving->store(false);
   VC_LOG_INFO("stopping the admission server",
-              kv("grace", flags::format_duration(o.graceful_shutdown_time)));
+              kv("grace", go::format_duration(o.graceful_shutdown_time)));
   const bool clean = admission.stop();
   if (conf_watcher) conf_watcher->stop();
   queues->stop();

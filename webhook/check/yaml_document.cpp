@@ -12,8 +12,8 @@
 #include <yaml-cpp/parser.h>
 
 #include "common/api/expected.h"
-#include "common/api/utf8.h"
-#include "webhook/check/yaml_scalar.h"
+#include "common/go/utf8.h"
+#include "common/go/yaml_scalar.h"
 
 namespace vc::webhook::check {
 namespace {
@@ -151,9 +151,9 @@ class Converter {
       case Node::Kind::Null:
         return nlohmann::json(nullptr);
       case Node::Kind::Scalar: {
-        auto resolved = resolve_tagged(node.tag, node.value);
+        auto resolved = go::resolve_tagged(node.tag, node.value);
         if (!resolved) return fail(node, resolved.error());
-        auto value = scalar_to_json(*resolved);
+        auto value = go::scalar_to_json(*resolved);
         if (!value) return fail(node, value.error());
         return std::move(*value);
       }
@@ -200,9 +200,9 @@ class Converter {
         return fail(key, "invalid map key: a sequence or mapping cannot be a key");
       }
       if (key.kind == Node::Kind::Null) return fail(key, "unsupported map key: null");
-      auto resolved = resolve_tagged(key.tag, key.value);
+      auto resolved = go::resolve_tagged(key.tag, key.value);
       if (!resolved) return fail(key, resolved.error());
-      auto name = scalar_key(*resolved);
+      auto name = go::scalar_key(*resolved);
       if (!name) return fail(key, name.error());
       auto v = convert(value, depth + 1);
       if (!v) return v;
@@ -236,7 +236,7 @@ std::optional<TextError> find_invalid_utf8(std::string_view text) {
   int line = 1;
   int column = 1;
   for (std::size_t i = 0; i < text.size();) {
-    const std::size_t len = api::utf8_sequence_length(text, i);
+    const std::size_t len = go::utf8_sequence_length(text, i);
     if (len == 0) return TextError{line, column, "invalid UTF-8"};
     if (text[i] == '\n') {
       ++line;

@@ -1,7 +1,7 @@
 #pragma once
 // One YAML document to JSON, the way kubectl converts it (sigs.k8s.io/yaml over go-yaml v2):
-// scalars resolve as described in yaml_scalar.h; anchors and aliases expand; "<<" merge keys
-// merge (later keys win, and in a merge sequence earlier maps win); a key given twice keeps
+// scalars resolve as described in common/go/yaml_scalar.h; anchors and aliases expand; "<<" merge
+// keys merge (later keys win, and in a merge sequence earlier maps win); a key given twice keeps
 // its last value; non-string keys become strings (1 -> "1", true -> "true"); null and
 // collection keys are errors. Nesting deeper than kMaxDepth and documents that expand to more
 // than kMaxValues values (alias bombs) are errors too.

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "webhook/check/yaml_scalar.h"
+#include "common/go/yaml_scalar.h"
 
 namespace vc::webhook::check {
 namespace {
@@ -160,7 +160,7 @@ bool plain_safe(std::string_view s) {
   for (char c : s) {
     if (c < 0x20 || c > 0x7e) return false;
   }
-  return resolve_plain(s).kind == ResolvedScalar::Kind::String;
+  return go::resolve_plain(s).kind == go::ResolvedScalar::Kind::String;
 }
 
 std::string double_quoted(std::string_view s) {

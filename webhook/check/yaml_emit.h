@@ -2,7 +2,7 @@
 // JSON to YAML for `check -o yaml`, laid out the way `kubectl get -o yaml` prints objects: block
 // style, keys in sorted order, sequences not indented under their key, multi-line strings as
 // literal blocks. A string is written plain only when it would read back as the same string
-// under kubectl's YAML rules (yaml_scalar.h), so "yes", "1" and "" come out quoted.
+// under kubectl's YAML rules (common/go/yaml_scalar.h), so "yes", "1" and "" come out quoted.
 //
 // Threads: pure functions.
 

@@ -12,8 +12,8 @@
 #include <string>
 #include <string_view>
 
-#include "common/api/base64.h"
 #include "common/api/expected.h"
+#include "common/go/base64.h"
 #include "webhook/admission/review.h"
 
 namespace vc::webhook::server {
@@ -44,6 +44,6 @@ api::Expected<AdmissionRequest> decode_review(std::string_view body);
 // in an admit function.
 std::string encode_review(std::string_view uid, const AdmissionResponse& response);
 
-using api::base64_encode;  // common/api/base64.h
+using go::base64_encode;  // common/go/base64.h
 
 }  // namespace vc::webhook::server

@@ -1,6 +1,6 @@
 #include "controllers/job/model/spec_json.h"
 
-#include "controllers/job/model/go_duration.h"
+#include "common/go/duration.h"
 #include "controllers/job/model/json_fields.h"
 
 namespace vc::controllers::job {
@@ -46,7 +46,7 @@ LifecyclePolicy policy_from_json(const json& p, const std::string& path) {
   out.exit_code = fields::opt_int32_at(p, "exitCode", path);
   if (const json* t = fields::find(p, "timeout"); t != nullptr) {
     const std::string tp = fields::child(path, "timeout");
-    auto d = parse_go_duration(fields::string_value(*t, tp));
+    auto d = go::parse_duration(fields::string_value(*t, tp));
     if (!d) fields::fail(tp, d.error());
     out.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(*d);
   }

@@ -1,6 +1,6 @@
 #include "controllers/job/model/status_json.h"
 
-#include "controllers/job/model/go_duration.h"
+#include "common/go/duration.h"
 #include "controllers/job/model/json_fields.h"
 
 namespace vc::controllers::job {
@@ -131,7 +131,7 @@ JobStatus status_from_json_at(const json& status, const std::string& path) {
     const std::string p = fields::child(path, "runningDuration");
     std::string text = fields::string_value(*d, p);
     // Kept as text (it is only copied and written back), but checked as Go's decoder would.
-    if (auto parsed = parse_go_duration(text); !parsed) fields::fail(p, parsed.error());
+    if (auto parsed = go::parse_duration(text); !parsed) fields::fail(p, parsed.error());
     out.running_duration = std::move(text);
   }
   out.controlled_resources = fields::string_map_at(status, "controlledResources", path);

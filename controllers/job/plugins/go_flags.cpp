@@ -3,7 +3,7 @@
 #include <stdexcept>
 
 #include "common/api/label_validation.h"
-#include "common/flags/go_strconv.h"
+#include "common/go/strconv.h"
 
 namespace vc::controllers::job::plugins {
 namespace {
@@ -15,26 +15,26 @@ constexpr const char* kRangeError = "value out of range";
 }  // namespace
 
 GoInt go_parse_int(std::string_view s) {
-  const flags::IntParse parsed = flags::parse_int_full(s, 0, 64);
+  const go::IntParse parsed = go::parse_int_full(s, 0, 64);
   switch (parsed.error) {
-    case flags::NumError::None:
+    case go::NumError::None:
       return {parsed.value, ""};
-    case flags::NumError::Syntax:
+    case go::NumError::Syntax:
       return {parsed.value, kParseError};
-    case flags::NumError::Range:
+    case go::NumError::Range:
       return {parsed.value, kRangeError};
   }
-  throw std::logic_error("go_parse_int: unknown flags::NumError");
+  throw std::logic_error("go_parse_int: unknown NumError");
 }
 
 std::optional<bool> go_parse_bool(std::string_view s) {
-  const auto parsed = flags::parse_bool(s);
+  const auto parsed = go::parse_bool(s);
   if (!parsed) return std::nullopt;
   return *parsed;
 }
 
 std::optional<std::int64_t> go_atoi(std::string_view s) {
-  const auto parsed = flags::parse_decimal_int(s, 64);
+  const auto parsed = go::parse_decimal_int(s, 64);
   if (!parsed) return std::nullopt;
   return *parsed;
 }
@@ -101,8 +101,7 @@ bool GoFlagSet::parse_one(const std::vector<std::string>& args, std::size_t& i,
     const auto parsed = go_parse_bool(value);
     *target = parsed.value_or(false);
     if (!parsed) {
-      error =
-          "invalid boolean value " + api::go_quote(value) + " for -" + name + ": " + kParseError;
+      error = "invalid boolean value " + go::quote(value) + " for -" + name + ": " + kParseError;
       return false;
     }
     return true;
@@ -122,7 +121,7 @@ bool GoFlagSet::parse_one(const std::vector<std::string>& args, std::size_t& i,
   const GoInt parsed = go_parse_int(value);
   *static_cast<std::int64_t*>(flag->target) = parsed.value;
   if (!parsed.error.empty()) {
-    error = "invalid value " + api::go_quote(value) + " for flag -" + name + ": " + parsed.error;
+    error = "invalid value " + go::quote(value) + " for flag -" + name + ": " + parsed.error;
     return false;
   }
   return true;

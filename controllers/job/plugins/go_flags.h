@@ -49,7 +49,7 @@ class GoFlagSet {
   std::vector<std::string> remaining_;
 };
 
-// The strconv parsers below are thin wrappers over common/flags/go_strconv.h that keep the
+// The strconv parsers below are thin wrappers over common/go/strconv.h that keep the
 // flag package's view of them: its error words and the value it stores on a bad value.
 //
 // strconv.ParseInt(s, 0, 64): sign, base prefixes 0b/0o/0x and a leading 0 for octal,

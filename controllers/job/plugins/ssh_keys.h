@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "common/api/base64.h"
 #include "common/api/expected.h"
+#include "common/go/base64.h"
 
 namespace vc::controllers::job::plugins {
 
@@ -21,6 +21,6 @@ struct SshKeyPair {
 // A fresh RSA key of this size; the error names the OpenSSL step that failed.
 api::Expected<SshKeyPair> generate_ssh_key_pair(int bits = 2048);
 
-using api::base64_encode;  // common/api/base64.h: Secret data, the authorized-keys blob
+using go::base64_encode;  // common/go/base64.h: Secret data, the authorized-keys blob
 
 }  // namespace vc::controllers::job::plugins

@@ -28,8 +28,4 @@ void touch_transition(JobStatus& status, api::TimePoint now);
 // the controller sets lastTransitionTime before any kill can run).
 void set_running_duration(JobStatus& status, const Job& job);
 
-// Go's time.Duration.String: "0s", "150ms", "1.5µs", "1.5s", "2m3s", "1h0m0s", "-5s";
-// fractions without trailing zeros.
-std::string go_duration_string(std::chrono::nanoseconds d);
-
 }  // namespace vc::controllers::job

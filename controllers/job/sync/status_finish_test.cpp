@@ -14,42 +14,6 @@ api::TimePoint at(std::chrono::nanoseconds d) {
   return api::TimePoint{} + d;
 }
 
-TEST(GoDurationString, MatchesGoTimeDurationString) {
-  struct Case {
-    std::chrono::nanoseconds d;
-    const char* want;
-  };
-  const Case cases[] = {
-      {0ns, "0s"},
-      {1ns, "1ns"},
-      {999ns, "999ns"},
-      {1100ns, "1.1\u00b5s"},
-      {2us, "2\u00b5s"},
-      {150ms, "150ms"},
-      {1500us, "1.5ms"},
-      {1ms + 1ns, "1.000001ms"},
-      {1s, "1s"},
-      {1500ms, "1.5s"},
-      {1s + 1ns, "1.000000001s"},
-      {59s, "59s"},
-      {60s, "1m0s"},
-      {123s, "2m3s"},
-      {62500ms, "1m2.5s"},
-      {1h, "1h0m0s"},
-      {1h + 1s, "1h0m1s"},
-      {90min, "1h30m0s"},
-      {100h + 2min + 3s, "100h2m3s"},
-      {-5s, "-5s"},
-      {-1500ms, "-1.5s"},
-      {-1ns, "-1ns"},
-      {std::chrono::nanoseconds(std::numeric_limits<std::int64_t>::max()),
-       "2562047h47m16.854775807s"},
-      {std::chrono::nanoseconds(std::numeric_limits<std::int64_t>::min()),
-       "-2562047h47m16.854775808s"},
-  };
-  for (const Case& c : cases) EXPECT_EQ(go_duration_string(c.d), c.want) << c.d.count() << "ns";
-}
-
 TEST(TouchTransition, SetsTheTimeAndAppendsTheCurrentPhase) {
   JobStatus s;
   s.phase = phase::kRunning;

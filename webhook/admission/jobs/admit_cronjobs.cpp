@@ -2,6 +2,7 @@
 #include <cctype>
 
 #include "common/api/label_validation.h"
+#include "common/go/strconv.h"
 #include "webhook/admission/field_error.h"
 #include "webhook/admission/jobs/admit.h"
 #include "webhook/admission/jobs/cron_schedule.h"
@@ -73,7 +74,7 @@ std::string cron_job_problems(const json& cron_job) {
   } else if (auto errs = api::is_qualified_name(name); !errs.empty()) {
     std::string joined;
     for (const auto& e : errs) joined += (joined.empty() ? "" : "; ") + e;
-    msg += "invalid cronJob name " + go_quote(name) + ": " + joined;
+    msg += "invalid cronJob name " + go::quote(name) + ": " + joined;
   }
   return msg;
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/go/duration.h"
 #include "webhook/admission/jobs/go_types.h"
 #include "webhook/admission/jobs/time_zone.h"
 
@@ -140,8 +141,8 @@ std::optional<std::string> check_descriptor(std::string_view d) {
   if (std::find(kNamed.begin(), kNamed.end(), d) != kNamed.end()) return std::nullopt;
   constexpr std::string_view kEvery = "@every ";
   if (d.substr(0, kEvery.size()) == kEvery) {
-    if (auto err = go_duration_error(d.substr(kEvery.size()))) {
-      return "failed to parse duration " + std::string(d) + ": " + *err;
+    if (auto parsed = go::parse_duration(d.substr(kEvery.size())); !parsed) {
+      return "failed to parse duration " + std::string(d) + ": " + parsed.error();
     }
     return std::nullopt;
   }

@@ -6,6 +6,8 @@
 
 #include "common/api/quantity.h"
 #include "common/api/time.h"
+#include "common/go/duration.h"
+#include "common/go/strconv.h"
 #include "webhook/admission/field_error.h"
 
 namespace vc::webhook::jobs {
@@ -86,8 +88,8 @@ class Checker {
           // metav1.Duration unmarshals into a Go string first.
           fatal_ = std::string("json: cannot unmarshal ") + go_json_kind(v) +
                    " into Go value of type string";
-        } else if (auto err = go_duration_error(v.get_ref<const std::string&>())) {
-          fatal_ = *err;
+        } else if (auto d = go::parse_duration(v.get_ref<const std::string&>()); !d) {
+          fatal_ = d.error();
         }
         return;
       case GoKind::Time:
@@ -95,7 +97,7 @@ class Checker {
           fatal_ = std::string("json: cannot unmarshal ") + go_json_kind(v) +
                    " into Go value of type string";
         } else if (!api::parse_time(v.get_ref<const std::string&>())) {
-          fatal_ = "parsing time " + go_quote(v.get_ref<const std::string&>()) +
+          fatal_ = "parsing time " + go::quote(v.get_ref<const std::string&>()) +
                    " as \"2006-01-02T15:04:05Z07:00\": cannot parse";
         }
         return;
@@ -200,92 +202,6 @@ std::size_t json_depth(const json& value) {
     }
   }
   return deepest;
-}
-
-namespace {
-
-// Go's time package unit table, in nanoseconds.
-std::optional<std::uint64_t> duration_unit(std::string_view u) {
-  if (u == "ns") return 1;
-  if (u == "us" || u == "\xc2\xb5s" || u == "\xce\xbcs") return 1000;
-  if (u == "ms") return 1000000;
-  if (u == "s") return 1000000000ULL;
-  if (u == "m") return 60ULL * 1000000000ULL;
-  if (u == "h") return 3600ULL * 1000000000ULL;
-  return std::nullopt;
-}
-
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-
-}  // namespace
-
-std::optional<std::string> go_duration_error(std::string_view text) {
-  const std::string invalid = "time: invalid duration " + go_quote(text);
-  constexpr std::uint64_t kLimit = 1ULL << 63;
-  std::string_view s = text;
-  bool neg = false;
-  if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
-    neg = s[0] == '-';
-    s.remove_prefix(1);
-  }
-  if (s == "0") return std::nullopt;
-  if (s.empty()) return invalid;
-  std::uint64_t total = 0;
-  while (!s.empty()) {
-    if (!(s[0] == '.' || is_digit(s[0]))) return invalid;
-    std::uint64_t whole = 0;
-    std::size_t i = 0;
-    for (; i < s.size() && is_digit(s[i]); ++i) {
-      if (whole > kLimit / 10) return invalid;
-      whole = whole * 10 + static_cast<std::uint64_t>(s[i] - '0');
-      if (whole > kLimit) return invalid;
-    }
-    const bool pre = i > 0;
-    s.remove_prefix(i);
-    bool post = false;
-    double fraction = 0;
-    double scale = 1;
-    if (!s.empty() && s[0] == '.') {
-      s.remove_prefix(1);
-      std::size_t j = 0;
-      bool overflow = false;
-      std::uint64_t f = 0;
-      for (; j < s.size() && is_digit(s[j]); ++j) {
-        if (overflow) continue;
-        if (f > (std::numeric_limits<std::uint64_t>::max() - 9) / 10) {
-          overflow = true;
-          continue;
-        }
-        f = f * 10 + static_cast<std::uint64_t>(s[j] - '0');
-        scale *= 10;
-      }
-      post = j > 0;
-      fraction = static_cast<double>(f);
-      s.remove_prefix(j);
-    }
-    if (!pre && !post) return invalid;
-    std::size_t u = 0;
-    while (u < s.size() && s[u] != '.' && !is_digit(s[u])) ++u;
-    if (u == 0) return "time: missing unit in duration " + go_quote(text);
-    const std::string_view unit_text = s.substr(0, u);
-    s.remove_prefix(u);
-    const auto unit = duration_unit(unit_text);
-    if (!unit) {
-      return "time: unknown unit " + go_quote(unit_text) + " in duration " + go_quote(text);
-    }
-    if (whole > kLimit / *unit) return invalid;
-    std::uint64_t v = whole * *unit;
-    if (fraction > 0) {
-      v += static_cast<std::uint64_t>(fraction * (static_cast<double>(*unit) / scale));
-      if (v > kLimit) return invalid;
-    }
-    total += v;
-    if (total > kLimit) return invalid;
-  }
-  if (!neg && total > kLimit - 1) return invalid;
-  return std::nullopt;
 }
 
 }  // namespace vc::webhook::jobs

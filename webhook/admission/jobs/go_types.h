@@ -70,8 +70,4 @@ std::size_t json_depth(const json& value);
 // Go's encoding/json refuses input nested deeper than this.
 inline constexpr std::size_t kMaxJsonDepth = 10000;
 
-// Go's time.ParseDuration: nullopt when valid, else Go's error text
-// (`time: invalid duration "x"`, `time: missing unit in duration "5"`, ...).
-std::optional<std::string> go_duration_error(std::string_view text);
-
 }  // namespace vc::webhook::jobs

@@ -1,5 +1,6 @@
 // /pods/mutate (spec webhook.md §2.7): the queue allocation gate and resource groups.
 
+#include "common/go/strconv.h"
 #include "webhook/admission/field_error.h"
 #include "webhook/admission/pods/admit.h"
 #include "webhook/admission/pods/go_roundtrip.h"
@@ -55,7 +56,7 @@ void apply_group(const ResourceGroup& group, const json& pod, json& ops,
     if (affinity.ok()) {
       ops.push_back(add("/spec/affinity", std::move(affinity).value()));
     } else {
-      warnings.push_back("resource group " + go_quote(group.resource_group) +
+      warnings.push_back("resource group " + go::quote(group.resource_group) +
                          ": affinity not applied: " + affinity.error());
     }
   }

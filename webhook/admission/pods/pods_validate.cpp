@@ -1,9 +1,8 @@
 // /pods/validate (spec webhook.md §2.8): the job disruption budget annotations.
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdlib>
 
+#include "common/go/strconv.h"
 #include "webhook/admission/field_error.h"
 #include "webhook/admission/pods/admit.h"
 #include "webhook/admission/pods/pod_schema.h"
@@ -14,40 +13,25 @@ namespace {
 constexpr const char* kMinAvailable = "volcano.sh/jdb-min-available";
 constexpr const char* kMaxUnavailable = "volcano.sh/jdb-max-unavailable";
 
-enum class IntError { None, Syntax, Range };
-
-// strconv.ParseInt(s, 10, bits): an optional sign and decimal digits only.
-IntError parse_int(const std::string& s, int bits, long long& out) {
-  std::size_t i = (!s.empty() && (s[0] == '+' || s[0] == '-')) ? 1 : 0;
-  if (i == s.size()) return IntError::Syntax;
-  for (std::size_t j = i; j < s.size(); ++j) {
-    if (s[j] < '0' || s[j] > '9') return IntError::Syntax;
-  }
-  errno = 0;
-  out = std::strtoll(s.c_str(), nullptr, 10);
-  const long long max = bits == 32 ? INT32_MAX : INT64_MAX;
-  const long long min = bits == 32 ? INT32_MIN : INT64_MIN;
-  if (errno == ERANGE || out > max || out < min) return IntError::Range;
-  return IntError::None;
-}
-
 // Volcano's validateIntPercentageStr: an int32 must be positive; anything else has every "%"
 // removed and must then be a number from 1 to 99.
 std::string validate_int_or_percentage(const std::string& key, const std::string& value) {
-  long long n = 0;
-  if (parse_int(value, 32, n) == IntError::None) {
-    if (n > 0) return {};
-    return "invalid value <" + go_quote(value) + "> for " + key + ", it must be a positive integer";
+  if (const go::IntParse n = go::parse_int_full(value, 10, 32); n.error == go::NumError::None) {
+    if (n.value > 0) return {};
+    return "invalid value <" + go::quote(value) + "> for " + key +
+           ", it must be a positive integer";
   }
   std::string digits = value;
   digits.erase(std::remove(digits.begin(), digits.end(), '%'), digits.end());
-  const IntError e = parse_int(digits, 64, n);
-  if (e != IntError::None) {
-    return "invalid value strconv.Atoi: parsing " + go_quote(digits) + ": " +
-           (e == IntError::Syntax ? "invalid syntax" : "value out of range") + " for " + key;
+  // strconv.Atoi is ParseInt(s, 10, 0), whose error text Volcano wraps.
+  const go::IntParse n = go::parse_int_full(digits, 10, 64);
+  if (n.error != go::NumError::None) {
+    return "invalid value strconv.Atoi: parsing " + go::quote(digits) + ": " +
+           (n.error == go::NumError::Syntax ? "invalid syntax" : "value out of range") + " for " +
+           key;
   }
-  if (n <= 0 || n >= 100) {
-    return "invalid value <" + go_quote(value) + "> for " + key +
+  if (n.value <= 0 || n.value >= 100) {
+    return "invalid value <" + go::quote(value) + "> for " + key +
            ", it must be a valid percentage which between 1% ~ 99%";
   }
   return {};

@@ -1,8 +1,8 @@
 // /hypernodes/validate (spec webhook.md §2.11).
 
+#include "common/go/regexp.h"
 #include "webhook/admission/field_error.h"
 #include "webhook/admission/scheduling/admit.h"
-#include "webhook/admission/scheduling/go_regexp.h"
 #include "webhook/admission/scheduling/schemas.h"
 
 namespace vc::webhook::scheduling {
@@ -28,7 +28,7 @@ AdmissionResponse admit_hypernodes_validate(const AdmissionRequest& request,
     for (const auto& member : *members) {
       const std::string pattern = go_get_string(member, {"selector", "regexMatch", "pattern"});
       if (pattern.empty()) continue;
-      if (auto e = go_regexp_error(pattern); !e.empty()) {
+      if (auto e = go::regexp_error(pattern); !e.empty()) {
         errors.add(invalid(pattern_path, BadValue::str(pattern),
                            "member regexMatch pattern is invalid: " + e));
       }

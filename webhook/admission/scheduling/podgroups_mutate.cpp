@@ -1,5 +1,6 @@
 // /podgroups/mutate (spec webhook.md §2.3).
 
+#include "common/go/strconv.h"
 #include "webhook/admission/field_error.h"
 #include "webhook/admission/scheduling/admit.h"
 #include "webhook/admission/scheduling/offline.h"
@@ -27,14 +28,14 @@ AdmissionResponse admit_podgroups_mutate(const AdmissionRequest& request, const 
   AdmissionResponse response;
   if (!view.online()) {
     response.warnings.push_back(
-        skipped_offline("the queue annotation of namespace " + go_quote(ns)));
+        skipped_offline("the queue annotation of namespace " + go::quote(ns)));
     return response;
   }
   auto namespace_object = view.get_namespace(ns);
   if (!namespace_object.ok()) {
     // Fail open as Volcano does, but say why the queue stayed "default".
     response.warnings.push_back(
-        "could not read namespace " + go_quote(ns) +
+        "could not read namespace " + go::quote(ns) +
         " for its queue annotation, spec.queue stays \"default\": " + namespace_object.error());
     return response;
   }

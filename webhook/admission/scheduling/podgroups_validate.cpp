@@ -1,5 +1,6 @@
 // /podgroups/validate (spec webhook.md §2.4).
 
+#include "common/go/strconv.h"
 #include "webhook/admission/field_error.h"
 #include "webhook/admission/scheduling/admit.h"
 #include "webhook/admission/scheduling/offline.h"
@@ -18,7 +19,7 @@ std::string queue_state_message(const std::string& queue_name, const ClusterView
                                 std::vector<std::string>& warnings) {
   if (queue_name.empty()) return {};
   if (!view.online()) {
-    warnings.push_back(skipped_offline("the state check of queue " + go_quote(queue_name)));
+    warnings.push_back(skipped_offline("the state check of queue " + go::quote(queue_name)));
     return {};
   }
   auto queue = view.get_queue(queue_name);

@@ -2,8 +2,8 @@
 // "requestBody", aggregated. Resource names are visited in sorted order, where Volcano's order
 // is random.
 
+#include "common/go/strconv.h"
 #include "webhook/admission/field_error.h"
-#include "webhook/admission/scheduling/go_strconv.h"
 #include "webhook/admission/scheduling/offline.h"
 #include "webhook/admission/scheduling/queue_rules.h"
 #include "webhook/admission/scheduling/resource.h"
@@ -88,7 +88,7 @@ void validate_hierarchy_annotations(const QueueModel& queue, const FieldPath& ro
     return;
   }
   for (const auto& weight : weight_parts) {
-    auto value = go_parse_float(weight);
+    auto value = go::parse_float(weight, 64);
     if (!value.ok()) {
       errors.add(invalid(path, BadValue::str(weights),
                          weight + " in the " + weights + " is invalid number: " + value.error()));

@@ -1,4 +1,4 @@
-#include "webhook/admission/scheduling/go_regexp.h"
+#include "common/go/regexp.h"
 
 #include <string>
 #include <utility>
@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-namespace vc::webhook::scheduling {
+namespace vc::go {
 namespace {
 
 std::string repeat(std::string_view s, int n) {
@@ -110,34 +110,34 @@ const std::vector<std::pair<std::string, std::string>> kGoResults = {
 
 TEST(GoRegexp, MatchesGoErrorTextsFragmentForFragment) {
   for (const auto& [pattern, want] : kGoResults) {
-    EXPECT_EQ(go_regexp_error(pattern), want) << "pattern: " << pattern;
+    EXPECT_EQ(regexp_error(pattern), want) << "pattern: " << pattern;
   }
 }
 
 TEST(GoRegexp, LimitsNestingDepthAtAThousand) {
   const std::string ok = repeat("(", 999) + "a" + repeat(")", 999);
-  EXPECT_EQ(go_regexp_error(ok), "");
+  EXPECT_EQ(regexp_error(ok), "");
   const std::string deep = repeat("(", 1001) + "a" + repeat(")", 1001);
-  EXPECT_EQ(go_regexp_error(deep),
+  EXPECT_EQ(regexp_error(deep),
             "error parsing regexp: expression nests too deeply: `" + deep + "`");
   const std::string stars = repeat("(?:", 1000) + "a" + repeat(")*", 1000);
-  EXPECT_EQ(go_regexp_error(stars),
+  EXPECT_EQ(regexp_error(stars),
             "error parsing regexp: expression nests too deeply: `" + stars + "`");
 }
 
 TEST(GoRegexp, LimitsCompiledSize) {
-  EXPECT_EQ(go_regexp_error(repeat("[a-z]{1000}", 3300)), "");
+  EXPECT_EQ(regexp_error(repeat("[a-z]{1000}", 3300)), "");
   const std::string big = repeat("[a-z]{1000}", 3400);
-  EXPECT_EQ(go_regexp_error(big), "error parsing regexp: expression too large: `" + big + "`");
+  EXPECT_EQ(regexp_error(big), "error parsing regexp: expression too large: `" + big + "`");
 }
 
 TEST(GoRegexp, KnowsUnicodeAndPosixClassNames) {
-  EXPECT_TRUE(go_unicode_class_known("Han"));
-  EXPECT_TRUE(go_unicode_class_known("decimal_number"));
-  EXPECT_FALSE(go_unicode_class_known("Linear_B"));  // Go 1.25 cannot find scripts with "_"
-  EXPECT_TRUE(go_posix_class_known("[:^space:]"));
-  EXPECT_FALSE(go_posix_class_known("[:spaces:]"));
+  EXPECT_TRUE(unicode_class_known("Han"));
+  EXPECT_TRUE(unicode_class_known("decimal_number"));
+  EXPECT_FALSE(unicode_class_known("Linear_B"));  // Go 1.25 cannot find scripts with "_"
+  EXPECT_TRUE(posix_class_known("[:^space:]"));
+  EXPECT_FALSE(posix_class_known("[:spaces:]"));
 }
 
 }  // namespace
-}  // namespace vc::webhook::scheduling
+}  // namespace vc::go

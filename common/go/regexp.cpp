@@ -1,12 +1,12 @@
-// The main loop of go_regexp_parser.h: literals, groups, alternation and repetition operators.
+// The main loop of regexp_parser.h: literals, groups, alternation and repetition operators.
 
-#include "webhook/admission/scheduling/go_regexp.h"
+#include "common/go/regexp.h"
 
-#include "webhook/admission/scheduling/go_regexp_parser.h"
+#include "common/go/regexp_parser.h"
 
-namespace vc::webhook::scheduling {
+namespace vc::go {
 
-std::string go_regexp_error(std::string_view pattern) {
+std::string regexp_error(std::string_view pattern) {
   return regexp_internal::Parser(pattern).run();
 }
 
@@ -197,4 +197,4 @@ bool Parser::parse_right_paren() {
 }
 
 }  // namespace regexp_internal
-}  // namespace vc::webhook::scheduling
+}  // namespace vc::go

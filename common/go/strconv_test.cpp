@@ -1,11 +1,12 @@
-#include "common/flags/go_strconv.h"
+#include "common/go/strconv.h"
+#include "common/go/duration.h"
 
 #include <cmath>
 #include <stdexcept>
 
 #include <gtest/gtest.h>
 
-namespace vc::flags {
+namespace vc::go {
 namespace {
 
 using std::chrono::nanoseconds;
@@ -196,4 +197,4 @@ TEST(Duration, FormatThenParseRoundTrips) {
 }
 
 }  // namespace
-}  // namespace vc::flags
+}  // namespace vc::go

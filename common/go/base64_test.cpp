@@ -1,11 +1,11 @@
-#include "common/api/base64.h"
+#include "common/go/base64.h"
 
 #include <string>
 
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
 
-namespace vc::api {
+namespace vc::go {
 namespace {
 
 TEST(Base64, MatchesRfc4648Vectors) {
@@ -40,4 +40,4 @@ TEST(Base64, MatchesOpenSslOnEveryByteAndLength) {
 }
 
 }  // namespace
-}  // namespace vc::api
+}  // namespace vc::go

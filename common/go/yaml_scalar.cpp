@@ -1,75 +1,30 @@
-#include "webhook/check/yaml_scalar.h"
+#include "common/go/yaml_scalar.h"
 
-#include <cerrno>
-#include <charconv>
 #include <cmath>
-#include <cstdlib>
 #include <limits>
 #include <optional>
 
-namespace vc::webhook::check {
+#include "common/go/base64.h"
+#include "common/go/json_float.h"
+#include "common/go/strconv.h"
+
+namespace vc::go {
 namespace {
 
 constexpr std::string_view kLongTagPrefix = "tag:yaml.org,2002:";
 
-int digit_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'Z') return c - 'A' + 10;
-  return 99;
-}
-
-// Go's strconv.ParseUint(s, 0, 64): base from the prefix (0b, 0o, 0x, or a leading 0 for
-// octal), no sign, no underscores (go-yaml removed them). Syntax and range errors both fail.
+// go-yaml v2 resolves integers with strconv.ParseInt/ParseUint(s, 0, 64) after dropping "_";
+// any error, syntax or range, leaves the scalar to the next rule.
 std::optional<std::uint64_t> parse_go_uint(std::string_view s) {
-  if (s.empty()) return std::nullopt;
-  int base = 10;
-  if (s[0] == '0') {
-    const char p = s.size() >= 3 ? s[1] : '\0';
-    if (p == 'b' || p == 'B') {
-      base = 2;
-      s.remove_prefix(2);
-    } else if (p == 'o' || p == 'O') {
-      base = 8;
-      s.remove_prefix(2);
-    } else if (p == 'x' || p == 'X') {
-      base = 16;
-      s.remove_prefix(2);
-    } else {
-      base = 8;
-      s.remove_prefix(1);
-    }
-  }
-  std::uint64_t n = 0;
-  constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
-  for (char c : s) {
-    const int d = digit_value(c);
-    if (d >= base) return std::nullopt;
-    if (n > (kMax - static_cast<std::uint64_t>(d)) / static_cast<std::uint64_t>(base)) {
-      return std::nullopt;
-    }
-    n = n * static_cast<std::uint64_t>(base) + static_cast<std::uint64_t>(d);
-  }
-  return n;
+  auto v = parse_uint(s, 64);
+  if (!v) return std::nullopt;
+  return *v;
 }
 
-// Go's strconv.ParseInt(s, 0, 64).
 std::optional<std::int64_t> parse_go_int(std::string_view s) {
-  bool negative = false;
-  if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
-    negative = s[0] == '-';
-    s.remove_prefix(1);
-  }
-  auto magnitude = parse_go_uint(s);
-  if (!magnitude) return std::nullopt;
-  constexpr std::uint64_t kLimit = std::uint64_t{1} << 63;
-  if (negative) {
-    if (*magnitude > kLimit) return std::nullopt;
-    return *magnitude == kLimit ? std::numeric_limits<std::int64_t>::min()
-                                : -static_cast<std::int64_t>(*magnitude);
-  }
-  if (*magnitude >= kLimit) return std::nullopt;
-  return static_cast<std::int64_t>(*magnitude);
+  auto v = parse_int(s, 64);
+  if (!v) return std::nullopt;
+  return *v;
 }
 
 bool all_digits(std::string_view s) {
@@ -98,17 +53,11 @@ bool yaml_style_float(std::string_view s) {
   return all_digits(whole) && (fraction.empty() || all_digits(fraction));
 }
 
-// Go's strconv.ParseFloat for decimal text: the whole input must be consumed; overflow to
-// infinity is an error, underflow is not.
+// strconv.ParseFloat(s, 64): overflow to infinity is an error, underflow is not.
 std::optional<double> parse_go_float(std::string_view s) {
-  if (s.empty()) return std::nullopt;
-  const std::string text(s);
-  errno = 0;
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (end != text.c_str() + text.size()) return std::nullopt;
-  if (errno == ERANGE && std::isinf(v)) return std::nullopt;
-  return v;
+  auto v = parse_float(s, 64);
+  if (!v) return std::nullopt;
+  return *v;
 }
 
 ResolvedScalar make_string(std::string_view in) {
@@ -187,48 +136,6 @@ const char* short_tag(ResolvedScalar::Kind kind) {
   return "!!str";
 }
 
-int base64_value(char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
-}
-
-// Go's base64.StdEncoding.DecodeString (padding required; CR and LF ignored).
-std::optional<std::string> decode_base64(std::string_view in) {
-  std::string clean;
-  for (char c : in) {
-    if (c != '\r' && c != '\n') clean.push_back(c);
-  }
-  if (clean.size() % 4 != 0) return std::nullopt;
-  std::string out;
-  for (std::size_t i = 0; i < clean.size(); i += 4) {
-    const bool last = i + 4 == clean.size();
-    int v[4];
-    int padding = 0;
-    for (int j = 0; j < 4; ++j) {
-      const char c = clean[i + static_cast<std::size_t>(j)];
-      if (c == '=' && last && j >= 2) {
-        v[j] = 0;
-        ++padding;
-        continue;
-      }
-      if (padding > 0) return std::nullopt;
-      v[j] = base64_value(c);
-      if (v[j] < 0) return std::nullopt;
-    }
-    const unsigned bits = (static_cast<unsigned>(v[0]) << 18) |
-                          (static_cast<unsigned>(v[1]) << 12) | (static_cast<unsigned>(v[2]) << 6) |
-                          static_cast<unsigned>(v[3]);
-    out.push_back(static_cast<char>((bits >> 16) & 0xff));
-    if (padding < 2) out.push_back(static_cast<char>((bits >> 8) & 0xff));
-    if (padding < 1) out.push_back(static_cast<char>(bits & 0xff));
-  }
-  return out;
-}
-
 }  // namespace
 
 ResolvedScalar resolve_plain(std::string_view in) {
@@ -269,7 +176,7 @@ api::Expected<ResolvedScalar> resolve_tagged(std::string_view tag, std::string_v
   const std::string_view type = tag.substr(kLongTagPrefix.size());
   if (type == "str") return make_string(value);
   if (type == "binary") {
-    auto decoded = decode_base64(value);
+    auto decoded = base64_decode(value);
     if (!decoded) return api::Unexpected{"!!binary value contains invalid base64 data"};
     return make_string(*decoded);
   }
@@ -296,23 +203,6 @@ api::Expected<ResolvedScalar> resolve_tagged(std::string_view tag, std::string_v
                          std::string(value) + "` as a !!" + std::string(type)};
 }
 
-std::string go_json_float(double value) {
-  const double magnitude = std::fabs(value);
-  const bool exponent = magnitude != 0 && (magnitude < 1e-6 || magnitude >= 1e21);
-  char buf[64];
-  const auto result =
-      std::to_chars(buf, buf + sizeof buf, value,
-                    exponent ? std::chars_format::scientific : std::chars_format::fixed);
-  std::string s(buf, result.ptr);
-  // encoding/json shortens a two-digit negative exponent: "1e-07" -> "1e-7".
-  const std::size_t n = s.size();
-  if (exponent && n >= 4 && s[n - 4] == 'e' && s[n - 3] == '-' && s[n - 2] == '0') {
-    s[n - 2] = s[n - 1];
-    s.pop_back();
-  }
-  return s;
-}
-
 api::Expected<nlohmann::json> scalar_to_json(const ResolvedScalar& scalar) {
   using Kind = ResolvedScalar::Kind;
   switch (scalar.kind) {
@@ -333,7 +223,7 @@ api::Expected<nlohmann::json> scalar_to_json(const ResolvedScalar& scalar) {
                                                    : "json: unsupported value: -Inf"};
       }
       // Through text, so that an integral float becomes a JSON integer as it does on the wire.
-      return nlohmann::json::parse(go_json_float(scalar.floating));
+      return nlohmann::json::parse(format_json_float(scalar.floating));
     case Kind::String:
       return nlohmann::json(scalar.text);
   }
@@ -358,17 +248,10 @@ api::Expected<std::string> scalar_key(const ResolvedScalar& scalar) {
       const float f = static_cast<float>(scalar.floating);
       if (std::isnan(f)) return std::string(".nan");
       if (std::isinf(f)) return std::string(f > 0 ? ".inf" : "-.inf");
-      // Go's 'g' with the shortest precision: exponent form when the exponent is < -4 or >= 6.
-      char buf[64];
-      auto sci = std::to_chars(buf, buf + sizeof buf, f, std::chars_format::scientific);
-      const std::string scientific(buf, sci.ptr);
-      const int exponent = std::atoi(scientific.c_str() + scientific.find('e') + 1);
-      if (f != 0 && (exponent < -4 || exponent >= 6)) return scientific;
-      auto fixed = std::to_chars(buf, buf + sizeof buf, f, std::chars_format::fixed);
-      return std::string(buf, fixed.ptr);
+      return format_float(f, 'g', 32);
     }
   }
   return scalar.text;
 }
 
-}  // namespace vc::webhook::check
+}  // namespace vc::go

@@ -1,12 +1,11 @@
-// time.ParseDuration and time.Duration.String, for duration flags.
+#include "common/go/duration.h"
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <utility>
 
-#include "common/flags/go_strconv.h"
-
-namespace vc::flags {
+namespace vc::go {
 namespace {
 
 constexpr std::uint64_t kNs = 1;
@@ -193,4 +192,4 @@ std::string format_duration(std::chrono::nanoseconds duration) {
   return neg ? "-" + out : out;
 }
 
-}  // namespace vc::flags
+}  // namespace vc::go

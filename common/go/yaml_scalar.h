@@ -23,7 +23,7 @@
 
 #include "common/api/expected.h"
 
-namespace vc::webhook::check {
+namespace vc::go {
 
 struct ResolvedScalar {
   enum class Kind { Null, Bool, Int, Uint, Float, String };
@@ -50,13 +50,9 @@ api::Expected<ResolvedScalar> resolve_tagged(std::string_view tag, std::string_v
 // ("json: unsupported value: +Inf").
 api::Expected<nlohmann::json> scalar_to_json(const ResolvedScalar& scalar);
 
-// A float formatted as Go's encoding/json does: shortest round-trip digits, fixed notation for
-// magnitudes in [1e-6, 1e21), else exponent notation with a short exponent ("1e-7", "1e+21").
-std::string go_json_float(double value);
-
 // A map key as sigs.k8s.io/yaml turns it into a JSON object key: strings as they are, integers
 // in decimal, booleans as "true"/"false", floats with Go's FormatFloat(f, 'g', -1, 32). Null
 // and integers above INT64_MAX are not valid keys: an error naming the key.
 api::Expected<std::string> scalar_key(const ResolvedScalar& scalar);
 
-}  // namespace vc::webhook::check
+}  // namespace vc::go

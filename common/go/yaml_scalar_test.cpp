@@ -1,8 +1,10 @@
-#include "webhook/check/yaml_scalar.h"
+#include "common/go/yaml_scalar.h"
 
 #include <gtest/gtest.h>
 
-namespace vc::webhook::check {
+#include "common/go/json_float.h"
+
+namespace vc::go {
 namespace {
 
 using Kind = ResolvedScalar::Kind;
@@ -42,9 +44,10 @@ TEST(YamlScalar, LargeIntegersStayExactUpToUint64ThenBecomeFloats) {
   EXPECT_EQ(plain_json("9223372036854775808"), "9223372036854775808");
   EXPECT_EQ(plain_json("18446744073709551615"), "18446744073709551615");
   EXPECT_EQ(resolve_plain("18446744073709551615").kind, Kind::Uint);
-  EXPECT_EQ(go_json_float(18446744073709551616.0), "18446744073709551616");
+  EXPECT_EQ(format_json_float(18446744073709551616.0), "18446744073709552000");
   EXPECT_EQ(resolve_plain("18446744073709551616").kind, Kind::Float);
-  EXPECT_EQ(go_json_float(resolve_plain("-9223372036854775809").floating), "-9223372036854775808");
+  EXPECT_EQ(format_json_float(resolve_plain("-9223372036854775809").floating),
+            "-9223372036854776000");
   EXPECT_EQ(resolve_plain("-9223372036854775808").kind, Kind::Int);
 }
 
@@ -55,10 +58,10 @@ TEST(YamlScalar, FloatsAreWrittenAsGoEncodingJsonWritesThem) {
   EXPECT_EQ(plain_json(".5"), "0.5");
   EXPECT_EQ(plain_json("-.5"), "-0.5");
   EXPECT_EQ(plain_json("+.5"), "0.5");
-  EXPECT_EQ(go_json_float(1e-7), "1e-7");
-  EXPECT_EQ(go_json_float(0.000001), "0.000001");
-  EXPECT_EQ(go_json_float(1e21), "1e+21");
-  EXPECT_EQ(go_json_float(1.2345678901234569e+23), "1.2345678901234569e+23");
+  EXPECT_EQ(format_json_float(1e-7), "1e-7");
+  EXPECT_EQ(format_json_float(0.000001), "0.000001");
+  EXPECT_EQ(format_json_float(1e21), "1e+21");
+  EXPECT_EQ(format_json_float(1.2345678901234569e+23), "1.2345678901234569e+23");
   EXPECT_EQ(plain_json("1e400"), "\"1e400\"");  // overflows: go-yaml keeps the text
   EXPECT_EQ(plain_json("1.2.3"), "\"1.2.3\"");
 }
@@ -130,4 +133,4 @@ TEST(YamlScalar, MapKeysBecomeStringsAsSigsYamlWritesThem) {
 }
 
 }  // namespace
-}  // namespace vc::webhook::check
+}  // namespace vc::go

@@ -1,5 +1,5 @@
 #pragma once
-// Internal to go_regexp.cpp and its companions: a syntax checker that follows Go's
+// Internal to regexp.cpp and its companions: a syntax checker that follows Go's
 // regexp/syntax parser step by step (a stack of partial expressions with "(" and "|" markers),
 // building a light parse tree only to apply Go's repetition and size limits.
 //
@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-namespace vc::webhook::scheduling::regexp_internal {
+namespace vc::go::regexp_internal {
 
 using Rune = std::int32_t;
 inline constexpr Rune kRuneError = 0xFFFD;
@@ -93,7 +93,7 @@ class Parser {
  private:
   enum class Found { None, Consumed, Error };
 
-  // go_regexp.cpp: the main loop and the operators.
+  // regexp.cpp: the main loop and the operators.
   void parse();
   bool repeat(Op op, int min, int max, std::string_view before, std::string_view& after,
               std::string_view last_repeat);
@@ -102,7 +102,7 @@ class Parser {
   void parse_vertical_bar();
   bool parse_right_paren();
 
-  // go_regexp_escapes.cpp: escapes, classes and (?flags).
+  // regexp_escapes.cpp: escapes, classes and (?flags).
   bool parse_escape_in_main(std::string_view& t);
   bool parse_perl_flags(std::string_view& t);
   bool parse_class(std::string_view& t);
@@ -114,7 +114,7 @@ class Parser {
   bool next_rune(std::string_view& t, Rune& c);
   bool check_utf8(std::string_view s);
 
-  // go_regexp_stack.cpp: the parse stack, the tree and the limits.
+  // regexp_stack.cpp: the parse stack, the tree and the limits.
   int new_node(Op op);
   void reuse(int idx) { free_.push_back(idx); }
   int push(int idx);
@@ -148,4 +148,4 @@ class Parser {
   std::optional<std::pair<std::string, std::string>> error_;  // (code, fragment)
 };
 
-}  // namespace vc::webhook::scheduling::regexp_internal
+}  // namespace vc::go::regexp_internal

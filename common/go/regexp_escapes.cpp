@@ -1,10 +1,10 @@
-// Escapes, character classes and (?flags) groups for go_regexp_parser.h, with Go's error codes
+// Escapes, character classes and (?flags) groups for regexp_parser.h, with Go's error codes
 // and the exact fragments Go reports.
 
-#include "webhook/admission/scheduling/go_regexp.h"
-#include "webhook/admission/scheduling/go_regexp_parser.h"
+#include "common/go/regexp.h"
+#include "common/go/regexp_parser.h"
 
-namespace vc::webhook::scheduling::regexp_internal {
+namespace vc::go::regexp_internal {
 namespace {
 
 bool is_alnum(Rune c) {
@@ -292,7 +292,7 @@ Parser::Found Parser::parse_named_class(std::string_view& t) {
   const auto close = t.find(":]", 2);
   if (close == std::string_view::npos) return Found::None;
   const std::string_view name = t.substr(0, close + 2);
-  if (!go_posix_class_known(name)) {
+  if (!posix_class_known(name)) {
     fail("invalid character class range", name);
     return Found::Error;
   }
@@ -324,7 +324,7 @@ Parser::Found Parser::parse_unicode_class(std::string_view& t) {
     if (!check_utf8(name)) return Found::Error;
   }
   if (!name.empty() && name[0] == '^') name.remove_prefix(1);
-  if (!go_unicode_class_known(name)) {
+  if (!unicode_class_known(name)) {
     fail("invalid character class range", seq);
     return Found::Error;
   }
@@ -371,4 +371,4 @@ bool Parser::parse_class(std::string_view& t) {
   return true;
 }
 
-}  // namespace vc::webhook::scheduling::regexp_internal
+}  // namespace vc::go::regexp_internal

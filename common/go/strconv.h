@@ -1,18 +1,19 @@
 #pragma once
-// Go's strconv and time.Duration text formats, as pflag and klog parse and print flag values.
+// Go's strconv, byte for byte: what pflag and klog parse flag values with, what queue and
+// hierarchy validation parse weights with, how Kubernetes quotes a bad value in a field error.
 // Errors carry Go's exact text, e.g. `strconv.ParseInt: parsing "abc": invalid syntax`, because
 // pflag puts that text into `invalid argument "abc" for "--port" flag: ...`.
+// golden_test.cpp checks every function here against Go itself (golden/main.go).
 //
 // Thread-safety: pure functions.
 
-#include <chrono>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
 #include "common/api/expected.h"
 
-namespace vc::flags {
+namespace vc::go {
 
 // The kinds of Go's strconv.NumError.
 enum class NumError { None, Syntax, Range };
@@ -43,10 +44,15 @@ api::Expected<bool> parse_bool(std::string_view s);
 // strconv.FormatFloat(v, 'g', -1, bits): the shortest text that reads back as v ("50",
 // "0.5", "1e+06").
 std::string format_float(double v, int bits = 64);
+// strconv.FormatFloat(v, fmt, -1, bits) for fmt 'e' ("1.5e+06"), 'f' ("1500000") or 'g'; the
+// shortest digits that read back as v, padded with zeros ('f' of 2^64 is
+// "18446744073709552000", not the exact integer). Another fmt is std::invalid_argument.
+std::string format_float(double v, char fmt, int bits);
 
-// time.ParseDuration: "300ms", "-1.5h", "1h30m", "2us"; units ns, us (µs, μs), ms, s, m, h.
-api::Expected<std::chrono::nanoseconds> parse_duration(std::string_view s);
-// time.Duration.String: "0s", "1.5s", "1m30s", "1h0m0s", "500ms", "2µs".
-std::string format_duration(std::chrono::nanoseconds d);
+// strconv.Quote: a double-quoted Go string literal. Printable runes stay as they are; \a \b \f
+// \n \r \t \v, \" and \\ are escaped; other control bytes and invalid UTF-8 bytes become \xNN,
+// other non-printable runes \uNNNN or \UNNNNNNNN. "Printable" follows unicode.IsPrint for every
+// assigned code point; unassigned ones are treated as printable (Go escapes them).
+std::string quote(std::string_view s);
 
-}  // namespace vc::flags
+}  // namespace vc::go

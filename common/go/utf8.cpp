@@ -1,8 +1,8 @@
-#include "common/api/utf8.h"
+#include "common/go/utf8.h"
 
 #include <cstdint>
 
-namespace vc::api {
+namespace vc::go {
 
 std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
   const auto c = static_cast<unsigned char>(s[i]);
@@ -35,6 +35,17 @@ std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
   return len;
 }
 
+std::uint32_t decode_rune(std::string_view sequence) {
+  const auto lead = static_cast<unsigned char>(sequence[0]);
+  if (sequence.size() == 1) return lead;
+  // The lead byte keeps 7 - size payload bits (5, 4 or 3); each continuation byte keeps 6.
+  std::uint32_t r = lead & (0x7Fu >> sequence.size());
+  for (std::size_t k = 1; k < sequence.size(); ++k) {
+    r = r << 6 | (static_cast<unsigned char>(sequence[k]) & 0x3Fu);
+  }
+  return r;
+}
+
 bool valid_utf8(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
     const std::size_t len = utf8_sequence_length(s, i);
@@ -44,4 +55,4 @@ bool valid_utf8(std::string_view s) {
   return true;
 }
 
-}  // namespace vc::api
+}  // namespace vc::go

@@ -1,8 +1,8 @@
-#include "common/api/base64.h"
+#include "common/go/base64.h"
 
 #include <cstring>
 
-namespace vc::api {
+namespace vc::go {
 
 namespace {
 
@@ -20,6 +20,15 @@ constexpr auto kBase64Pairs = [] {
   }
   return t;
 }();
+
+int base64_value(char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == '+') return 62;
+  if (c == '/') return 63;
+  return -1;
+}
 
 }  // namespace
 
@@ -49,4 +58,36 @@ std::string base64_encode(std::string_view bytes) {
   return out;
 }
 
-}  // namespace vc::api
+std::optional<std::string> base64_decode(std::string_view text) {
+  std::string clean;
+  for (char c : text) {
+    if (c != '\r' && c != '\n') clean.push_back(c);
+  }
+  if (clean.size() % 4 != 0) return std::nullopt;
+  std::string out;
+  for (std::size_t i = 0; i < clean.size(); i += 4) {
+    const bool last = i + 4 == clean.size();
+    int v[4];
+    int padding = 0;
+    for (int j = 0; j < 4; ++j) {
+      const char c = clean[i + static_cast<std::size_t>(j)];
+      if (c == '=' && last && j >= 2) {
+        v[j] = 0;
+        ++padding;
+        continue;
+      }
+      if (padding > 0) return std::nullopt;
+      v[j] = base64_value(c);
+      if (v[j] < 0) return std::nullopt;
+    }
+    const unsigned bits = (static_cast<unsigned>(v[0]) << 18) |
+                          (static_cast<unsigned>(v[1]) << 12) | (static_cast<unsigned>(v[2]) << 6) |
+                          static_cast<unsigned>(v[3]);
+    out.push_back(static_cast<char>((bits >> 16) & 0xff));
+    if (padding < 2) out.push_back(static_cast<char>((bits >> 8) & 0xff));
+    if (padding < 1) out.push_back(static_cast<char>(bits & 0xff));
+  }
+  return out;
+}
+
+}  // namespace vc::go

@@ -1,11 +1,11 @@
-// The parse stack of go_regexp_parser.h: node allocation, Go's incremental concatenation,
+// The parse stack of regexp_parser.h: node allocation, Go's incremental concatenation,
 // collapsing into concatenations and alternations, and the size and height limits.
 
 #include <algorithm>
 
-#include "webhook/admission/scheduling/go_regexp_parser.h"
+#include "common/go/regexp_parser.h"
 
-namespace vc::webhook::scheduling::regexp_internal {
+namespace vc::go::regexp_internal {
 
 int Parser::new_node(Op op) {
   int idx = 0;
@@ -201,4 +201,4 @@ bool Parser::repeat_is_valid(int idx, int n) const {
   return std::all_of(re.subs.begin(), re.subs.end(), [&](int s) { return repeat_is_valid(s, n); });
 }
 
-}  // namespace vc::webhook::scheduling::regexp_internal
+}  // namespace vc::go::regexp_internal

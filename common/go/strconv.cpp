@@ -1,4 +1,4 @@
-#include "common/flags/go_strconv.h"
+#include "common/go/strconv.h"
 
 #include <cerrno>
 #include <charconv>
@@ -8,9 +8,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "common/api/label_validation.h"
+#include "common/go/unicode.h"
+#include "common/go/utf8.h"
 
-namespace vc::flags {
+namespace vc::go {
 namespace {
 
 char lower(char c) {
@@ -19,7 +20,7 @@ char lower(char c) {
 
 // `strconv.ParseInt: parsing "x": invalid syntax`
 api::Unexpected num_error(std::string_view fn, std::string_view num, NumError err) {
-  return api::Unexpected{"strconv." + std::string(fn) + ": parsing " + api::go_quote(num) + ": " +
+  return api::Unexpected{"strconv." + std::string(fn) + ": parsing " + quote(num) + ": " +
                          (err == NumError::Range ? "value out of range" : "invalid syntax")};
 }
 
@@ -282,6 +283,13 @@ api::Expected<bool> parse_bool(std::string_view s) {
 }
 
 std::string format_float(double v, int bits) {
+  return format_float(v, 'g', bits);
+}
+
+std::string format_float(double v, char fmt, int bits) {
+  if (fmt != 'e' && fmt != 'f' && fmt != 'g') {
+    throw std::invalid_argument(std::string("format_float: unsupported format ") + fmt);
+  }
   if (std::isnan(v)) return "NaN";
   if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
   std::string out = std::signbit(v) ? "-" : "";
@@ -289,15 +297,16 @@ std::string format_float(double v, int bits) {
   int point = 0;
   shortest_digits(std::fabs(v), bits, digits, point);
   const int nd = static_cast<int>(digits.size());
-  const int exp = point - 1;
-  if (exp < -4 || exp >= 6) {  // Go's %e rule for the shortest 'g' format
+  // Go's %g with the shortest precision: %e when the exponent is below -4 or at least 6.
+  if (fmt == 'g') fmt = (point - 1 < -4 || point - 1 >= 6) ? 'e' : 'f';
+  if (fmt == 'e') {
+    const int exp = digits == "0" ? 0 : point - 1;
     out += digits[0];
     if (nd > 1) out += "." + digits.substr(1);
     out += exp < 0 ? "e-" : "e+";
     const int a = exp < 0 ? -exp : exp;
     if (a < 10) out += '0';
-    out += std::to_string(a);
-    return out;
+    return out + std::to_string(a);
   }
   if (point <= 0) return out + "0." + std::string(static_cast<size_t>(-point), '0') + digits;
   if (point >= nd) return out + digits + std::string(static_cast<size_t>(point - nd), '0');
@@ -305,4 +314,70 @@ std::string format_float(double v, int bits) {
          digits.substr(static_cast<size_t>(point));
 }
 
-}  // namespace vc::flags
+std::string quote(std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "\"";
+  out.reserve(s.size() + 2);
+  const auto hex_escape = [&](char prefix, std::uint32_t value, int width) {
+    out += '\\';
+    out += prefix;
+    for (int shift = 4 * (width - 1); shift >= 0; shift -= 4) out += kHex[(value >> shift) & 0xF];
+  };
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t n = utf8_sequence_length(s, i);
+    if (n == 0) {  // a byte that starts no valid sequence
+      hex_escape('x', static_cast<unsigned char>(s[i]), 2);
+      ++i;
+      continue;
+    }
+    const std::uint32_t r = decode_rune(s.substr(i, n));
+    if (n == 1) {
+      const char c = s[i];
+      switch (c) {
+        case '"':
+          out += "\\\"";
+          break;
+        case '\\':
+          out += "\\\\";
+          break;
+        case '\a':
+          out += "\\a";
+          break;
+        case '\b':
+          out += "\\b";
+          break;
+        case '\f':
+          out += "\\f";
+          break;
+        case '\n':
+          out += "\\n";
+          break;
+        case '\r':
+          out += "\\r";
+          break;
+        case '\t':
+          out += "\\t";
+          break;
+        case '\v':
+          out += "\\v";
+          break;
+        default:
+          if (r < 0x20 || r == 0x7F) {
+            hex_escape('x', r, 2);
+          } else {
+            out += c;
+          }
+      }
+    } else if (is_print(r)) {
+      out.append(s.substr(i, n));
+    } else if (r < 0x10000) {
+      hex_escape('u', r, 4);
+    } else {
+      hex_escape('U', r, 8);
+    }
+    i += n;
+  }
+  return out + "\"";
+}
+
+}  // namespace vc::go

@@ -1,8 +1,8 @@
-#include "common/api/utf8.h"
+#include "common/go/utf8.h"
 
 #include <gtest/gtest.h>
 
-namespace vc::api {
+namespace vc::go {
 namespace {
 
 TEST(Utf8, SequenceLengths) {
@@ -31,4 +31,4 @@ TEST(Utf8, WholeStrings) {
 }
 
 }  // namespace
-}  // namespace vc::api
+}  // namespace vc::go

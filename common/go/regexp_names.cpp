@@ -1,4 +1,4 @@
-// Name tables for go_regexp.h: the Unicode classes and POSIX classes Go's regexp/syntax knows
+// Name tables for regexp.h: the Unicode classes and POSIX classes Go's regexp/syntax knows
 // (Go 1.25, Unicode 15.0.0).
 
 #include <array>
@@ -6,9 +6,9 @@
 #include <string>
 #include <string_view>
 
-#include "webhook/admission/scheduling/go_regexp.h"
+#include "common/go/regexp.h"
 
-namespace vc::webhook::scheduling {
+namespace vc::go {
 namespace {
 
 constexpr std::array<std::string_view, 38> kCategories = {
@@ -258,11 +258,11 @@ const std::set<std::string, std::less<>>& known_unicode_names() {
 
 }  // namespace
 
-bool go_unicode_class_known(std::string_view name) {
+bool unicode_class_known(std::string_view name) {
   return known_unicode_names().contains(canonical_name(name));
 }
 
-bool go_posix_class_known(std::string_view name) {
+bool posix_class_known(std::string_view name) {
   constexpr std::string_view kOpen = "[:";
   constexpr std::string_view kClose = ":]";
   if (name.size() < 4 || name.substr(0, 2) != kOpen || name.substr(name.size() - 2) != kClose) {
@@ -276,4 +276,4 @@ bool go_posix_class_known(std::string_view name) {
   return false;
 }
 
-}  // namespace vc::webhook::scheduling
+}  // namespace vc::go

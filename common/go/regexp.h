@@ -15,15 +15,15 @@
 #include <string>
 #include <string_view>
 
-namespace vc::webhook::scheduling {
+namespace vc::go {
 
-std::string go_regexp_error(std::string_view pattern);
+std::string regexp_error(std::string_view pattern);
 
 // True when Go's \p{name} lookup knows the name (categories, scripts, category aliases, Any,
 // Assigned, ASCII), matched as Go 1.25 matches it: case-insensitively and ignoring "_", "-"
 // and " ", which is why scripts with underscores in their names (Old_Italic) are not found.
-bool go_unicode_class_known(std::string_view name);
+bool unicode_class_known(std::string_view name);
 // True for the POSIX classes "[:alnum:]", "[:^alnum:]", ... that Go accepts.
-bool go_posix_class_known(std::string_view name);
+bool posix_class_known(std::string_view name);
 
-}  // namespace vc::webhook::scheduling
+}  // namespace vc::go
