@@ -1,9 +1,9 @@
 #pragma once
-// The worker loop every controller runs, as Kubernetes controllers do: pop a key, reconcile it,
-// then forget it on success or re-add it rate-limited on failure, at most max_requeue times
-// (spec controller-manager.md §1.2 --max-requeue-num, §1.11).
+// The worker loop every controller runs over its RateLimitingQueue<Key>, as Kubernetes controllers
+// do: pop a key, reconcile it, then forget it on success or re-add it rate-limited on failure, at
+// most max_requeue times (spec controller-manager.md §1.2 --max-requeue-num, §1.11).
 //
-//   Workers workers = run_workers(queue, 5, [this](const std::string& key) { return sync(key); },
+//   Workers workers = run_workers(queue, 5, [this](const Key& key) { return sync(key); },
 //                                 {.name = "queue-controller", .max_requeue =
 //                                 opts.max_requeue_num});
 //   ...
@@ -27,6 +27,8 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "common/kube/workqueue/rate_limiting_queue.h"
@@ -57,14 +59,18 @@ class ReconcileResult {
   std::chrono::milliseconds delay_;
 };
 
-using ReconcileFn = std::function<ReconcileResult(const std::string& key)>;
+// Reconciles one key of the queue.
+template <class Key>
+using ReconcileFn = std::function<ReconcileResult(const Key& key)>;
 // Called for a key dropped after its last allowed failure, with that failure's message.
-using DropFn = std::function<void(const std::string& key, const std::string& error)>;
+template <class Key>
+using DropFn = std::function<void(const Key& key, const std::string& error)>;
 
+template <class Key>
 struct WorkerOptions {
-  std::string name = {};  // for log lines, e.g. "queue-controller"
-  int max_requeue = -1;   // < 0 unlimited; 0 drops a key on its first failure
-  DropFn on_drop = {};    // optional
+  std::string name = {};     // for log lines, e.g. "queue-controller"
+  int max_requeue = -1;      // < 0 unlimited; 0 drops a key on its first failure
+  DropFn<Key> on_drop = {};  // optional
   // Threads are named "w<first_index + i>:<name>" (cut to 15 bytes): a controller that runs one
   // worker per queue over several queues numbers them on.
   int first_index = 0;
@@ -74,6 +80,8 @@ struct WorkerOptions {
 class Workers {
  public:
   Workers();
+  // Adopts threads that work a queue; stop_queue shuts that queue down.
+  Workers(std::function<void()> stop_queue, std::vector<std::thread> threads);
   Workers(Workers&&) noexcept;
   Workers& operator=(Workers&&) noexcept;
   ~Workers();  // stop()
@@ -85,24 +93,83 @@ class Workers {
   std::size_t size() const;
 
  private:
-  friend Workers run_workers(kube::workqueue::RateLimitingQueue& queue, int n,
-                             ReconcileFn reconcile, WorkerOptions options);
   struct State {
     std::mutex mu;  // guards threads, held through the join
-    kube::workqueue::RateLimitingQueue* queue = nullptr;
+    std::function<void()> stop_queue;
     std::vector<std::thread> threads;
   };
   std::unique_ptr<State> state_;  // null only in a moved-from object
 };
 
-// Starts n (at least one) threads that process keys of queue until it shuts down. queue must
-// outlive the returned Workers' stop().
-Workers run_workers(kube::workqueue::RateLimitingQueue& queue, int n, ReconcileFn reconcile,
-                    WorkerOptions options = {});
+namespace worker_detail {
+// The key-independent halves of the loop, compiled once in worker_loop.cpp. key is key_text().
+ReconcileResult reconcile_or_report(const std::function<ReconcileResult()>& reconcile,
+                                    const std::string& controller, const std::string& key);
+void log_retry(const std::string& controller, const std::string& key, int requeues,
+               const std::string& error);
+void log_drop(const std::string& controller, const std::string& key, int requeues, int max_requeue,
+              const std::string& error);
+std::string worker_thread_name(int index, const std::string& controller);
+void name_this_thread(const std::string& name);
+}  // namespace worker_detail
 
 // One iteration of the loop, for callers that drive it themselves (and for tests): takes a key,
 // reconciles it and applies the retry policy. False once the queue has shut down.
-bool process_next(kube::workqueue::RateLimitingQueue& queue, const ReconcileFn& reconcile,
-                  const WorkerOptions& options);
+template <class Key, class Hash>
+bool process_next(kube::workqueue::RateLimitingQueue<Key, Hash>& queue,
+                  const std::type_identity_t<ReconcileFn<Key>>& reconcile,
+                  const std::type_identity_t<WorkerOptions<Key>>& options) {
+  auto key = queue.get();
+  if (!key) return false;
+  const ReconcileResult result = worker_detail::reconcile_or_report(
+      [&] { return reconcile(*key); }, options.name, kube::workqueue::key_text(*key));
+  switch (result.kind()) {
+    case ReconcileResult::Kind::Ok:
+      queue.forget(*key);
+      break;
+    case ReconcileResult::Kind::RequeueAfter:
+      queue.forget(*key);
+      queue.add_after(*key, result.delay());
+      break;
+    case ReconcileResult::Kind::Error: {
+      const int requeues = queue.num_requeues(*key);
+      if (options.max_requeue < 0 || requeues < options.max_requeue) {
+        worker_detail::log_retry(options.name, kube::workqueue::key_text(*key), requeues,
+                                 result.message());
+        queue.add_rate_limited(*key);
+        break;
+      }
+      queue.forget(*key);
+      worker_detail::log_drop(options.name, kube::workqueue::key_text(*key), requeues,
+                              options.max_requeue, result.message());
+      if (options.on_drop) options.on_drop(*key, result.message());
+      break;
+    }
+  }
+  queue.done(*key);
+  return true;
+}
+
+// Starts n (at least one) threads that process keys of queue until it shuts down. queue must
+// outlive the returned Workers' stop().
+template <class Key, class Hash>
+Workers run_workers(kube::workqueue::RateLimitingQueue<Key, Hash>& queue, int n,
+                    std::type_identity_t<ReconcileFn<Key>> reconcile,
+                    std::type_identity_t<WorkerOptions<Key>> options = {}) {
+  // Shared by the threads; the last one to finish releases it.
+  auto shared = std::make_shared<std::pair<ReconcileFn<Key>, WorkerOptions<Key>>>(
+      std::move(reconcile), std::move(options));
+  std::vector<std::thread> threads;
+  const int count = n < 1 ? 1 : n;
+  for (int i = 0; i < count; ++i) {
+    threads.emplace_back([&queue, shared, i] {
+      worker_detail::name_this_thread(
+          worker_detail::worker_thread_name(shared->second.first_index + i, shared->second.name));
+      while (process_next(queue, shared->first, shared->second)) {
+      }
+    });
+  }
+  return Workers([&queue] { queue.shutdown(); }, std::move(threads));
+}
 
 }  // namespace vc::controllers

@@ -18,7 +18,8 @@ namespace {
 using namespace std::chrono_literals;
 using kube::workqueue::FakeClock;
 using kube::workqueue::QueueOptions;
-using kube::workqueue::RateLimitingQueue;
+using RateLimitingQueue = kube::workqueue::RateLimitingQueue<std::string>;
+using WorkerOptions = controllers::WorkerOptions<std::string>;
 
 // Records reconcile calls and drops; tests wait on it with a deadline.
 class Recorder {

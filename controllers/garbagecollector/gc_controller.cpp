@@ -46,7 +46,7 @@ class GcController final : public Controller {
     workqueue::QueueOptions queue_options;
     queue_options.name = kControllerName;
     queue_options.clock = options_.clock;
-    queue_ = std::make_shared<workqueue::RateLimitingQueue>(std::move(queue_options));
+    queue_ = std::make_shared<workqueue::RateLimitingQueue<std::string>>(std::move(queue_options));
     kube::cache::InformerSpec spec;
     spec.transform = job::job_view_transform();  // shared with the job controller
     jobs_ = ctx.informers.informer(kube::resources::jobs, spec);
@@ -76,7 +76,8 @@ class GcController final : public Controller {
   }
 
  private:
-  static void enqueue_if_candidate(workqueue::Queue& queue, const cache::ObjectPtr& obj) {
+  static void enqueue_if_candidate(workqueue::Queue<std::string>& queue,
+                                   const cache::ObjectPtr& obj) {
     const job::JobPtr job = job::as_job(obj);
     if (job != nullptr && is_cleanup_candidate(gc_job_of(*job))) queue.add(job->key());
   }
@@ -148,7 +149,7 @@ class GcController final : public Controller {
   std::uint32_t workers_ = 1;
   std::shared_ptr<cache::Informer> jobs_;
   cache::HandlerId handler_ = 0;
-  std::shared_ptr<workqueue::RateLimitingQueue> queue_;
+  std::shared_ptr<workqueue::RateLimitingQueue<std::string>> queue_;
   std::vector<std::thread> threads_;
 };
 

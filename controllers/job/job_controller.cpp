@@ -2,8 +2,8 @@
 // drives its phase from its pods, its PodGroup, its policies and bus Commands.
 //
 // Work flows through:
-//   - worker_threads shard queues of encoded Requests (request_codec.h): every request of one
-//     job goes to the queue fnv1(ns/name) % workers, each drained by one thread, so a job is
+//   - worker_threads shard queues of Requests (Queue<Request>): every request of one job
+//     goes to the queue fnv1(ns/name) % workers, each drained by one thread, so a job is
 //     processed by one thread at a time (spec §1.4);
 //   - one command queue of Command keys (spec §6);
 //   - a timer thread for delayed (timeout) actions: when one is due it is put on the job's shard
@@ -35,7 +35,6 @@
 #include "controllers/job/model/job_json.h"
 #include "controllers/job/model/metrics.h"
 #include "controllers/job/pod_event_batch.h"
-#include "controllers/job/request_codec.h"
 #include "controllers/job/state/delayed_actions.h"
 #include "controllers/job/state/pod_events.h"
 #include "controllers/job/state/policy.h"
@@ -49,7 +48,9 @@ namespace vc::controllers::job {
 namespace {
 
 using kube::cache::ObjectPtr;
-using kube::workqueue::RateLimitingQueue;
+// Requests are queued as values, so equal requests are one item (spec job-controller.md §1.3).
+using RequestQueue = kube::workqueue::RateLimitingQueue<Request, RequestHash>;
+using CommandQueue = kube::workqueue::RateLimitingQueue<std::string>;
 using SteadyClock = std::chrono::steady_clock;
 
 constexpr const char* kName = "job-controller";
@@ -71,8 +72,8 @@ bool is_pod_event(const std::string& e) {
 // What informer handlers and the timer thread share with the controller. Held by shared_ptr
 // so a late informer callback after stop() finds live (shut-down) queues, never freed memory.
 struct Shared {
-  std::vector<std::shared_ptr<RateLimitingQueue>> shards;
-  std::shared_ptr<RateLimitingQueue> commands;
+  std::vector<std::shared_ptr<RequestQueue>> shards;
+  std::shared_ptr<CommandQueue> commands;
   std::shared_ptr<kube::cache::Informer> jobs;
   std::shared_ptr<kube::cache::Informer> pods;
   std::unique_ptr<JobStore> job_store;
@@ -81,12 +82,12 @@ struct Shared {
   std::condition_variable timer_cv;
   bool timer_stop = false;
 
-  RateLimitingQueue& shard_for(const Request& req) const {
+  RequestQueue& shard_for(const Request& req) const {
     return *shards[shard_of(req.job_key(), static_cast<std::uint32_t>(shards.size()))];
   }
   // delay <= 0 queues at once (add_after's own rule).
   void enqueue(const Request& req, std::chrono::milliseconds delay = {}) {
-    shard_for(req).add_after(encode_request(req), delay);
+    shard_for(req).add_after(req, delay);
   }
   // An informer event's request, as the job's OutOfSync request when that is all processing it
   // could do (is_plain_sync), so that the queue merges a burst of them into one sync; for a pod
@@ -98,7 +99,7 @@ struct Shared {
       Request plain = job_request(req.namespace_, req.job_name, event::kOutOfSync);
       std::chrono::milliseconds delay{};
       if (batch_pod_event) {
-        const RateLimitingQueue& shard = shard_for(plain);
+        const RequestQueue& shard = shard_for(plain);
         delay = pod_event_batch(shard.len() + shard.waiting());
       }
       return enqueue(plain, delay);
@@ -144,11 +145,11 @@ class JobController : public Controller {
     for (std::uint32_t i = 0; i < n; ++i) {
       kube::workqueue::QueueOptions qo;
       qo.name = std::string(kName) + "-" + std::to_string(i);
-      shared_->shards.push_back(std::make_shared<RateLimitingQueue>(std::move(qo)));
+      shared_->shards.push_back(std::make_shared<RequestQueue>(std::move(qo)));
     }
     kube::workqueue::QueueOptions cq;
     cq.name = std::string(kName) + "-commands";
-    shared_->commands = std::make_shared<RateLimitingQueue>(std::move(cq));
+    shared_->commands = std::make_shared<CommandQueue>(std::move(cq));
 
     kube::cache::InformerSpec job_spec;
     job_spec.transform = job_view_transform();
@@ -181,17 +182,17 @@ class JobController : public Controller {
   }
 
   void run() override {
-    WorkerOptions wo;
+    WorkerOptions<Request> wo;
     wo.name = kName;
     wo.max_requeue = options_->max_requeue_num < 0 ? -1 : options_->max_requeue_num;
-    wo.on_drop = [this](const std::string& key, const std::string& error) { give_up(key, error); };
+    wo.on_drop = [this](const Request& req, const std::string& error) { give_up(req, error); };
     for (std::size_t i = 0; i < shared_->shards.size(); ++i) {
       wo.first_index = static_cast<int>(i);  // one thread per shard: w0, w1, ... in top and perf
       workers_.push_back(run_workers(
-          *shared_->shards[i], 1, [this](const std::string& key) { return process(key); }, wo));
+          *shared_->shards[i], 1, [this](const Request& req) { return process(req); }, wo));
     }
     if (commands_) {
-      WorkerOptions co;
+      WorkerOptions<std::string> co;
       co.name = std::string(kName) + "-commands";
       co.max_requeue = -1;
       command_workers_ = run_workers(
@@ -320,10 +321,7 @@ class JobController : public Controller {
   }
 
   // One request (spec §1.5).
-  ReconcileResult process(const std::string& key) {
-    auto decoded = decode_request(key);
-    if (!decoded) return ReconcileResult::ok();
-    const Request& req = *decoded;
+  ReconcileResult process(const Request& req) {
     if (is_pod_event(req.event) && req.event != event::kPodPending) {
       shared_->delayed.cancel_for_pod_event(req);
     }
@@ -368,19 +366,17 @@ class JobController : public Controller {
   }
 
   // The request failed --max-requeue-num times in a row: terminate the job (spec §7.3).
-  void give_up(const std::string& key, const std::string& error) {
-    auto req = decode_request(key);
-    if (!req) return;
-    JobPtr job = shared_->job_store->get(req->job_key());
+  void give_up(const Request& req, const std::string& error) {
+    JobPtr job = shared_->job_store->get(req.job_key());
     if (!job) return;
-    const PolicyDecision decision = apply_policies(*job, *req);
-    VC_LOG_WARN("job request failed too often; terminating the job", kv("job", req->job_key()),
+    const PolicyDecision decision = apply_policies(*job, req);
+    VC_LOG_WARN("job request failed too often; terminating the job", kv("job", req.job_key()),
                 kv("action", decision.action), kv("error", error));
     event(*job, "Job failed on action " + decision.action + " for retry limit reached");
     const Operation op = resolve_operation(state_of(job->status.phase), action::kTerminateJob);
     std::string err = syncer_->execute(*job, op, nullptr);
     if (!err.empty()) {
-      VC_LOG_ERROR("cannot terminate the job", kv("job", req->job_key()), kv("error", err));
+      VC_LOG_ERROR("cannot terminate the job", kv("job", req.job_key()), kv("error", err));
     }
   }
 

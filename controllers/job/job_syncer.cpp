@@ -451,7 +451,6 @@ std::string JobSyncer::create_pods(const Job& job, const std::vector<PodToCreate
   if (!terminating_.may_create(job.namespace_)) return {};
   auto plugins = plugins::make_plugins(job.spec);
   if (!plugins.ok()) return plugins.error();
-  std::map<std::string, json> templates;
   std::map<std::string, bool> ready;  // dependsOn per task, checked once per sync
   auto pod_of = [this, &job](const std::string& name) {
     return views::as_pod_view(caches_.pods.get(kube::cache::object_key(job.namespace_, name)));
@@ -463,9 +462,7 @@ std::string JobSyncer::create_pods(const Job& job, const std::vector<PodToCreate
     auto [it, fresh] = ready.try_emplace(p.task, true);
     if (fresh && task->depends_on) it->second = depends_on_ready(job, *task, pod_of);
     if (!it->second) continue;
-    auto t = templates.find(p.task);
-    if (t == templates.end()) t = templates.emplace(p.task, task->template_json()).first;
-    json pod = build_pod(job, *task, p.index, t->second, random_name12);
+    json pod = build_pod(job, *task, p.index, task->template_json(), random_name12);
     for (auto& plugin : *plugins) {
       std::string err = plugin->on_pod_create(pod, job);
       if (!err.empty()) return "plugin " + plugin->name() + ": " + err;
@@ -513,7 +510,6 @@ std::string JobSyncer::create_pods(const Job& job, const std::vector<PodToCreate
   });
   // Freed without their destructors' heap stack (common/json/release.h).
   for (auto& entry : pods) fastjson::release(entry.second);
-  for (auto& entry : templates) fastjson::release(entry.second);
   if (!errors.empty()) {
     event(job, true, "FailedCreate", "Error creating pods: " + go_error_list(errors));
     return "failed to create " + std::to_string(errors.size()) + " pods of " +

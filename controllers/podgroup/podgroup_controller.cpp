@@ -30,7 +30,7 @@ namespace vc::controllers::podgroup {
 namespace {
 
 using kube::cache::ObjectPtr;
-using kube::workqueue::RateLimitingQueue;
+using RateLimitingQueue = kube::workqueue::RateLimitingQueue<std::string>;
 
 constexpr const char* kName = "pg-controller";
 
@@ -66,7 +66,7 @@ class PodGroupController : public Controller {
   }
 
   void run() override {
-    WorkerOptions pod_opts;
+    WorkerOptions<std::string> pod_opts;
     pod_opts.name = kName;
     pod_opts.max_requeue = -1;  // unlimited (spec §1.11)
     const int n =
@@ -74,7 +74,7 @@ class PodGroupController : public Controller {
     pod_workers_ = run_workers(
         *pod_queue_, n, [this](const std::string& key) { return sync_pod(key); }, pod_opts);
     if (options_->workload_support) {
-      WorkerOptions workload_opts;
+      WorkerOptions<std::string> workload_opts;
       workload_opts.name = kName;
       workload_workers_ = run_workers(
           *workload_queue_, 1, [this](const std::string& key) { return sync_workload(key); },

@@ -1,30 +1,24 @@
 #include "controllers/queue/model.h"
 
 #include "common/kube/resource.h"
+#include "common/kube/workqueue/key_hash.h"
 
 namespace vc::controllers::queue {
 
 using nlohmann::json;
 
-std::string encode_request(const Request& r) {
-  std::string key;
-  key.reserve(r.event.size() + r.action.size() + r.queue.size() + 2);
-  key.append(r.event).append("/").append(r.action).append("/").append(r.queue);
-  return key;
+std::size_t RequestHash::operator()(const Request& r) const {
+  std::size_t seed = std::hash<std::string>{}(r.queue);
+  kube::workqueue::hash_combine(seed, r.event);
+  kube::workqueue::hash_combine(seed, r.action);
+  return seed;
 }
 
-std::optional<Request> decode_request(std::string_view key) {
-  // The event never contains '/', the action might (it comes verbatim from a Command), the
-  // queue never does: split at the first and at the last '/'.
-  const size_t first = key.find('/');
-  const size_t last = key.rfind('/');
-  if (first == std::string_view::npos || first == last) return std::nullopt;
-  Request r;
-  r.event = std::string(key.substr(0, first));
-  r.action = std::string(key.substr(first + 1, last - first - 1));
-  r.queue = std::string(key.substr(last + 1));
-  if (r.queue.empty()) return std::nullopt;
-  return r;
+std::string describe(const Request& r) {
+  std::string text;
+  text.reserve(r.event.size() + r.action.size() + r.queue.size() + 2);
+  text.append(r.event).append("/").append(r.action).append("/").append(r.queue);
+  return text;
 }
 
 namespace {

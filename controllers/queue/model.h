@@ -3,6 +3,7 @@
 // on the work queue, the fields of a Queue it reads, and PodGroup counts per phase. Everything
 // here is a value type; the pure planner (plan.h) takes these and nothing else.
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -37,12 +38,13 @@ struct Request {
   bool operator==(const Request&) const = default;
 };
 
-// The work-queue key of a request: "<event>/<action>/<queue>". Queue names cannot contain '/',
-// so the queue is everything after the last '/'. Identical requests share a key and are
-// de-duplicated by the work queue; different actions on one queue are separate keys.
-std::string encode_request(const Request& r);
-// Null when key is not an encoded request (a programming error upstream; logged by the caller).
-std::optional<Request> decode_request(std::string_view key);
+// Requests are the work queue's keys: identical requests are de-duplicated, different actions
+// on one queue are separate items.
+struct RequestHash {
+  std::size_t operator()(const Request& r) const;
+};
+// "<event>/<action>/<queue>", how a request appears in log lines.
+std::string describe(const Request& r);
 
 // The fields of a Queue the controller reads.
 struct QueueInfo {

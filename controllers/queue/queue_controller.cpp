@@ -35,7 +35,10 @@ using kube::cache::JsonObject;
 using kube::cache::Object;
 using kube::cache::ObjectPtr;
 using kube::workqueue::QueueOptions;
-using kube::workqueue::RateLimitingQueue;
+// Requests are queued as values: identical requests are one item (spec controller-manager.md
+// §2.2).
+using RequestQueue = kube::workqueue::RateLimitingQueue<Request, RequestHash>;
+using CommandQueue = kube::workqueue::RateLimitingQueue<std::string>;
 
 constexpr const char* kName = "queue-controller";
 // Indexes this controller adds to the shared informers.
@@ -64,10 +67,9 @@ class QueueController final : public Controller {
   std::string initialize(ControllerContext& ctx) override {
     options_ = &ctx.options;
     recorder_ = &ctx.recorder;
-    queue_work_ = std::make_unique<RateLimitingQueue>(queue_options("queue-controller"));
-    executor_ = std::make_unique<Executor>(
-        ctx.client, ctx.recorder, QueueMetrics::instance(),
-        [this](const Request& r) { queue_work_->add(encode_request(r)); });
+    queue_work_ = std::make_unique<RequestQueue>(queue_options("queue-controller"));
+    executor_ = std::make_unique<Executor>(ctx.client, ctx.recorder, QueueMetrics::instance(),
+                                           [this](const Request& r) { queue_work_->add(r); });
 
     queues_ = ctx.informers.informer(kube::resources::queues);
     kube::cache::InformerSpec podgroup_spec;
@@ -86,8 +88,7 @@ class QueueController final : public Controller {
     podgroups_->add_event_handler(podgroup_handler());
 
     if (ctx.options.queue_command_sync) {
-      command_work_ =
-          std::make_unique<RateLimitingQueue>(queue_options("queue-controller-command"));
+      command_work_ = std::make_unique<CommandQueue>(queue_options("queue-controller-command"));
       commands_ = ctx.informers.informer(kube::resources::commands);
       // Only additions: a command is acted on once; updates and deletes are ignored (§2.2).
       EventHandler on_command;
@@ -103,11 +104,11 @@ class QueueController final : public Controller {
   void run() override {
     const int n = static_cast<int>(options_->worker_threads_for_queue);
     queue_workers_ =
-        run_workers(*queue_work_, n, [this](const std::string& key) { return sync_request(key); },
+        run_workers(*queue_work_, n, [this](const Request& r) { return sync_request(r); },
                     {.name = kName,
                      .max_requeue = options_->max_requeue_num,
-                     .on_drop = [this](const std::string& key, const std::string& error) {
-                       on_request_dropped(key, error);
+                     .on_drop = [this](const Request& r, const std::string& error) {
+                       on_request_dropped(r, error);
                      }});
     if (command_work_) {
       command_workers_ = run_workers(*command_work_, n,
@@ -127,9 +128,9 @@ class QueueController final : public Controller {
   // delay: see kPodGroupBatch; a queue's own events are synced at once.
   void enqueue(std::string queue, std::chrono::milliseconds delay = {}) {
     if (queue.empty()) return;  // a PodGroup without spec.queue: no queue to sync
-    queue_work_->add_after(encode_request({std::move(queue), std::string(kOutOfSyncEvent),
-                                           std::string(kSyncQueueAction)}),
-                           delay);
+    queue_work_->add_after(
+        Request{std::move(queue), std::string(kOutOfSyncEvent), std::string(kSyncQueueAction)},
+        delay);
   }
 
   EventHandler queue_handler() {
@@ -202,35 +203,28 @@ class QueueController final : public Controller {
     return s;
   }
 
-  ReconcileResult sync_request(const std::string& key) {
-    const std::optional<Request> request = decode_request(key);
-    if (!request) {
-      VC_LOG_ERROR("malformed queue request key; dropping", kv("key", key));
-      return ReconcileResult::ok();
-    }
-    std::optional<QueueInfo> queue = cached_queue(request->queue);
+  ReconcileResult sync_request(const Request& request) {
+    std::optional<QueueInfo> queue = cached_queue(request.queue);
     if (!queue) return ReconcileResult::ok();  // deleted meanwhile: nothing to do
-    const Plan plan = plan_request(*request, snapshot_of(std::move(*queue)));
+    const Plan plan = plan_request(request, snapshot_of(std::move(*queue)));
     if (log::v(4)) {
-      VC_LOG_DEBUG("queue plan", kv("queue", request->queue), kv("action", request->action),
+      VC_LOG_DEBUG("queue plan", kv("queue", request.queue), kv("action", request.action),
                    kv("steps", fmt::format("{}", fmt::join(describe(plan), "; "))));
     }
     kube::Status status = executor_->execute(plan);
     if (status) return ReconcileResult::ok();
     return ReconcileResult::error(
-        fmt::format("sync queue {} failed for {}, event is {}, action is {}", request->queue,
-                    error_text(status.error()), request->event, request->action));
+        fmt::format("sync queue {} failed for {}, event is {}, action is {}", request.queue,
+                    error_text(status.error()), request.event, request.action));
   }
 
   // The last failure of a request: a Warning event on the queue, reason = the action.
-  void on_request_dropped(const std::string& key, const std::string& error) {
-    const std::optional<Request> request = decode_request(key);
-    if (!request) return;
+  void on_request_dropped(const Request& request, const std::string& error) {
     QueueInfo queue;
-    queue.name = request->queue;
-    if (auto cached = cached_queue(request->queue)) queue = std::move(*cached);
-    recorder_->event(queue.reference(), kube::events::EventType::Warning, request->action,
-                     fmt::format("{} queue failed for {}", request->action, error));
+    queue.name = request.queue;
+    if (auto cached = cached_queue(request.queue)) queue = std::move(*cached);
+    recorder_->event(queue.reference(), kube::events::EventType::Warning, request.action,
+                     fmt::format("{} queue failed for {}", request.action, error));
   }
 
   ReconcileResult sync_command(const std::string& key) {
@@ -252,8 +246,8 @@ class QueueController final : public Controller {
   std::shared_ptr<kube::cache::Informer> queues_;
   std::shared_ptr<kube::cache::Informer> podgroups_;
   std::shared_ptr<kube::cache::Informer> commands_;  // null without QueueCommandSync
-  std::unique_ptr<RateLimitingQueue> queue_work_;
-  std::unique_ptr<RateLimitingQueue> command_work_;  // null without QueueCommandSync
+  std::unique_ptr<RequestQueue> queue_work_;
+  std::unique_ptr<CommandQueue> command_work_;  // null without QueueCommandSync
   std::unique_ptr<Executor> executor_;
   Workers queue_workers_;
   Workers command_workers_;

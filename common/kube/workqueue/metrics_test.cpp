@@ -58,7 +58,7 @@ bool eventually_equals(const std::string& family, const std::string& queue, doub
 TEST(QueueMetrics, SeriesMoveWithQueueActivity) {
   const std::string name = "metrics-test-queue";
   auto clock = std::make_shared<FakeClock>();
-  RateLimitingQueue q(on_clock(clock, name));
+  RateLimitingQueue<std::string> q(on_clock(clock, name));
 
   q.add("a");
   q.add("b");

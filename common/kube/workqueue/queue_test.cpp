@@ -29,7 +29,7 @@ bool ready_within(std::future<T>& f, std::chrono::seconds d = 10s) {
 }
 
 TEST(Queue, AddingAQueuedKeyAgainKeepsOneEntry) {
-  Queue q;
+  Queue<std::string> q;
   q.add("ns/a");
   q.add("ns/b");
   q.add("ns/a");
@@ -40,7 +40,7 @@ TEST(Queue, AddingAQueuedKeyAgainKeepsOneEntry) {
 }
 
 TEST(Queue, KeysComeOutInAddOrder) {
-  Queue q;
+  Queue<std::string> q;
   for (const char* k : {"c", "a", "b"}) q.add(k);
   EXPECT_EQ(q.get(), "c");
   EXPECT_EQ(q.get(), "a");
@@ -48,7 +48,7 @@ TEST(Queue, KeysComeOutInAddOrder) {
 }
 
 TEST(Queue, ReAddWhileProcessingIsRequeuedAfterDone) {
-  Queue q;
+  Queue<std::string> q;
   q.add("k");
   ASSERT_EQ(q.get(), "k");
   q.add("k");
@@ -62,7 +62,7 @@ TEST(Queue, ReAddWhileProcessingIsRequeuedAfterDone) {
 }
 
 TEST(Queue, DoneWithoutReAddDoesNotRequeue) {
-  Queue q;
+  Queue<std::string> q;
   q.add("k");
   ASSERT_EQ(q.get(), "k");
   q.done("k");
@@ -70,14 +70,14 @@ TEST(Queue, DoneWithoutReAddDoesNotRequeue) {
 }
 
 TEST(Queue, DoneForAKeyNotBeingProcessedThrows) {
-  Queue q;
+  Queue<std::string> q;
   q.add("k");
   EXPECT_THROW(q.done("k"), std::logic_error);
   EXPECT_THROW(q.done("other"), std::logic_error);
 }
 
 TEST(Queue, KeyIsNeverProcessedByTwoWorkersAtOnce) {
-  Queue q;
+  Queue<std::string> q;
   constexpr int kKeys = 16;
   constexpr int kWorkers = 8;
   constexpr int kProducers = 4;
@@ -118,7 +118,7 @@ TEST(Queue, KeyIsNeverProcessedByTwoWorkersAtOnce) {
 }
 
 TEST(Queue, ShutdownWakesBlockedGetters) {
-  Queue q;
+  Queue<std::string> q;
   std::vector<std::future<std::optional<std::string>>> getters;
   for (int i = 0; i < 4; ++i)
     getters.push_back(std::async(std::launch::async, [&] { return q.get(); }));
@@ -130,7 +130,7 @@ TEST(Queue, ShutdownWakesBlockedGetters) {
 }
 
 TEST(Queue, AfterShutdownGetReturnsNulloptAndAddsAreIgnored) {
-  Queue q;
+  Queue<std::string> q;
   q.add("queued");
   q.shutdown();
   EXPECT_TRUE(q.shutting_down());
@@ -142,7 +142,7 @@ TEST(Queue, AfterShutdownGetReturnsNulloptAndAddsAreIgnored) {
 }
 
 TEST(Queue, ShutdownWithDrainWaitsForInFlightKeys) {
-  Queue q;
+  Queue<std::string> q;
   q.add("a");
   q.add("b");
   ASSERT_EQ(q.get(), "a");
@@ -158,7 +158,7 @@ TEST(Queue, ShutdownWithDrainWaitsForInFlightKeys) {
 
 TEST(Queue, AddAfterReleasesKeysInDueOrder) {
   auto clock = std::make_shared<FakeClock>();
-  Queue q(on_clock(clock));
+  Queue<std::string> q(on_clock(clock));
   q.add_after("thirty", 30ms);
   q.add_after("ten", 10ms);
   q.add_after("twenty", 20ms);
@@ -174,7 +174,7 @@ TEST(Queue, AddAfterReleasesKeysInDueOrder) {
 
 TEST(Queue, AddAfterDoesNotReleaseKeysBeforeTheirDueTime) {
   auto clock = std::make_shared<FakeClock>();
-  Queue q(on_clock(clock));
+  Queue<std::string> q(on_clock(clock));
   q.add_after("late", 10ms);
   q.add_after("early", 5ms);
   clock->step(5ms);
@@ -188,7 +188,7 @@ TEST(Queue, AddAfterDoesNotReleaseKeysBeforeTheirDueTime) {
 
 TEST(Queue, AddAfterTwiceKeepsTheEarlierDueTime) {
   auto clock = std::make_shared<FakeClock>();
-  Queue q(on_clock(clock));
+  Queue<std::string> q(on_clock(clock));
   q.add_after("k", 10ms);
   q.add_after("k", 50ms);
   q.add_after("marker", 10ms);
@@ -201,7 +201,7 @@ TEST(Queue, AddAfterTwiceKeepsTheEarlierDueTime) {
 
 TEST(Queue, AddAfterWithAHugeDelayParksTheKeyWithoutOverflow) {
   auto clock = std::make_shared<FakeClock>();
-  Queue q(on_clock(clock));
+  Queue<std::string> q(on_clock(clock));
   q.add_after("k", Duration::max());
   q.add_after("marker", 1ms);
   clock->step(1ms);
@@ -210,13 +210,13 @@ TEST(Queue, AddAfterWithAHugeDelayParksTheKeyWithoutOverflow) {
 }
 
 TEST(Queue, AddAfterWithoutDelayAddsNow) {
-  Queue q;
+  Queue<std::string> q;
   q.add_after("k", Duration::zero());
   EXPECT_EQ(q.len(), 1u);
 }
 
 TEST(Queue, AddAfterWithTheRealClockFires) {
-  Queue q;
+  Queue<std::string> q;
   q.add_after("k", 5ms);
   auto got = std::async(std::launch::async, [&] { return q.get(); });
   ASSERT_TRUE(ready_within(got));
@@ -225,7 +225,7 @@ TEST(Queue, AddAfterWithTheRealClockFires) {
 
 TEST(Queue, DueKeyBeingProcessedRunsAgainAfterDone) {
   auto clock = std::make_shared<FakeClock>();
-  Queue q(on_clock(clock));
+  Queue<std::string> q(on_clock(clock));
   q.add("k");
   ASSERT_EQ(q.get(), "k");
   q.add_after("k", 1ms);
@@ -235,6 +235,57 @@ TEST(Queue, DueKeyBeingProcessedRunsAgainAfterDone) {
   EXPECT_EQ(q.len(), 0u);
   q.done("k");
   EXPECT_EQ(q.get(), "k");
+}
+
+// A controller's own request type as key: equal values are one item, and errors name the key
+// through its describe().
+struct Req {
+  std::string job;
+  std::string event;
+  friend bool operator==(const Req&, const Req&) = default;
+};
+struct ReqHash {
+  std::size_t operator()(const Req& r) const {
+    return std::hash<std::string>()(r.job) * 31 + std::hash<std::string>()(r.event);
+  }
+};
+std::string describe(const Req& r) {
+  return r.job + "#" + r.event;
+}
+
+TEST(TypedQueue, EqualStructKeysAreOneItemAndDistinctOnesAreNot) {
+  Queue<Req, ReqHash> q;
+  q.add({"ns/a", "PodFailed"});
+  q.add({"ns/a", "PodFailed"});
+  q.add({"ns/a", "OutOfSync"});
+  EXPECT_EQ(q.len(), 2u);
+  auto first = q.get();
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(*first, (Req{"ns/a", "PodFailed"}));
+  q.add(*first);  // re-added while processing: held back until done()
+  EXPECT_EQ(q.len(), 1u);
+  q.done(*first);
+  EXPECT_EQ(q.len(), 2u);
+}
+
+TEST(TypedQueue, DelayedStructKeyKeepsTheEarlierDueTime) {
+  auto clock = std::make_shared<FakeClock>();
+  Queue<Req, ReqHash> q(on_clock(clock));
+  q.add_after({"ns/a", "x"}, 10ms);
+  q.add_after({"ns/a", "x"}, 2ms);
+  EXPECT_EQ(q.waiting(), 1u);
+  clock->step(2ms);
+  EXPECT_EQ(q.get(), (Req{"ns/a", "x"}));
+}
+
+TEST(TypedQueue, DoneOfAKeyNotHandedOutNamesTheKey) {
+  Queue<Req, ReqHash> q;
+  try {
+    q.done({"ns/a", "x"});
+    FAIL() << "done() of a key never handed out did not throw";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("ns/a#x"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -8,7 +8,7 @@ namespace {
 using namespace std::chrono_literals;
 
 TEST(ItemExponentialRateLimiter, BackoffDoublesFromTheBaseAndStopsAtTheCap) {
-  ItemExponentialRateLimiter l(5ms, 1000s);
+  ItemExponentialRateLimiter<std::string> l(5ms, 1000s);
   const std::vector<Duration> want{5ms, 10ms, 20ms, 40ms, 80ms, 160ms, 320ms, 640ms, 1280ms};
   for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(l.when("k"), want[i]) << "failure " << i;
   EXPECT_EQ(l.num_requeues("k"), 9);
@@ -19,7 +19,7 @@ TEST(ItemExponentialRateLimiter, BackoffDoublesFromTheBaseAndStopsAtTheCap) {
 }
 
 TEST(ItemExponentialRateLimiter, KeysBackOffIndependently) {
-  ItemExponentialRateLimiter l(5ms, 1000s);
+  ItemExponentialRateLimiter<std::string> l(5ms, 1000s);
   EXPECT_EQ(l.when("a"), 5ms);
   EXPECT_EQ(l.when("a"), 10ms);
   EXPECT_EQ(l.when("b"), 5ms);
@@ -28,7 +28,7 @@ TEST(ItemExponentialRateLimiter, KeysBackOffIndependently) {
 }
 
 TEST(ItemExponentialRateLimiter, ForgetResetsTheBackoff) {
-  ItemExponentialRateLimiter l(5ms, 1000s);
+  ItemExponentialRateLimiter<std::string> l(5ms, 1000s);
   l.when("k");
   l.when("k");
   l.forget("k");
@@ -37,12 +37,12 @@ TEST(ItemExponentialRateLimiter, ForgetResetsTheBackoff) {
 }
 
 TEST(ItemExponentialRateLimiter, RejectsABaseAboveTheCap) {
-  EXPECT_THROW(ItemExponentialRateLimiter(2s, 1s), std::invalid_argument);
+  EXPECT_THROW(ItemExponentialRateLimiter<std::string>(2s, 1s), std::invalid_argument);
 }
 
 TEST(BucketRateLimiter, AllowsTheBurstThenSpacesRetriesAtTheRate) {
   auto clock = std::make_shared<FakeClock>();
-  BucketRateLimiter l(10, 100, clock);
+  BucketRateLimiter<std::string> l(10, 100, clock);
   for (int i = 0; i < 100; ++i) EXPECT_EQ(l.when("k" + std::to_string(i)), Duration::zero());
   EXPECT_EQ(l.when("x"), Duration(100ms));
   EXPECT_EQ(l.when("y"), Duration(200ms));
@@ -54,7 +54,7 @@ TEST(BucketRateLimiter, AllowsTheBurstThenSpacesRetriesAtTheRate) {
 
 TEST(BucketRateLimiter, RefillStopsAtTheBurst) {
   auto clock = std::make_shared<FakeClock>();
-  BucketRateLimiter l(10, 2, clock);
+  BucketRateLimiter<std::string> l(10, 2, clock);
   clock->step(1h);
   EXPECT_EQ(l.when("a"), Duration::zero());
   EXPECT_EQ(l.when("b"), Duration::zero());
@@ -62,13 +62,13 @@ TEST(BucketRateLimiter, RefillStopsAtTheBurst) {
 }
 
 TEST(BucketRateLimiter, ZeroQpsDisablesTheLimit) {
-  BucketRateLimiter l(0, 0);
+  BucketRateLimiter<std::string> l(0, 0);
   for (int i = 0; i < 1000; ++i) EXPECT_EQ(l.when("k"), Duration::zero());
 }
 
 TEST(MaxOfRateLimiter, DefaultControllerLimiterTakesTheLongerOfBackoffAndBucket) {
   auto clock = std::make_shared<FakeClock>();
-  auto l = default_controller_rate_limiter({}, clock);
+  auto l = default_controller_rate_limiter<std::string>({}, clock);
   // 100 distinct keys fit in the burst: only the per-key 5ms applies.
   for (int i = 0; i < 100; ++i) EXPECT_EQ(l->when("k" + std::to_string(i)), Duration(5ms));
   // The bucket is empty now: 100ms at 10 qps beats the key's first 5ms.
@@ -80,7 +80,7 @@ TEST(MaxOfRateLimiter, DefaultControllerLimiterTakesTheLongerOfBackoffAndBucket)
 
 TEST(MaxOfRateLimiter, PerKeyBackoffWinsOnceItExceedsTheBucket) {
   auto clock = std::make_shared<FakeClock>();
-  auto l = default_controller_rate_limiter({}, clock);
+  auto l = default_controller_rate_limiter<std::string>({}, clock);
   Duration last{};
   for (int i = 0; i < 12; ++i) last = l->when("k");
   EXPECT_EQ(last, Duration(5ms * 2048));

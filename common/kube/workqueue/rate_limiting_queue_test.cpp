@@ -15,13 +15,13 @@ QueueOptions on_clock(std::shared_ptr<Clock> clock, std::string name = {}) {
   return o;
 }
 
-std::unique_ptr<RateLimiter> exponential() {
-  return std::make_unique<ItemExponentialRateLimiter>(5ms, 1000s);
+std::unique_ptr<RateLimiter<std::string>> exponential() {
+  return std::make_unique<ItemExponentialRateLimiter<std::string>>(5ms, 1000s);
 }
 
 TEST(RateLimitingQueue, FailedKeyReturnsAfterItsBackoff) {
   auto clock = std::make_shared<FakeClock>();
-  RateLimitingQueue q(on_clock(clock), exponential());
+  RateLimitingQueue<std::string> q(on_clock(clock), exponential());
   q.add_rate_limited("k");
   q.add_rate_limited("marker");
   EXPECT_EQ(q.len(), 0u);
@@ -45,7 +45,7 @@ TEST(RateLimitingQueue, FailedKeyReturnsAfterItsBackoff) {
 
 TEST(RateLimitingQueue, ForgetResetsRequeuesAndBackoff) {
   auto clock = std::make_shared<FakeClock>();
-  RateLimitingQueue q(on_clock(clock), exponential());
+  RateLimitingQueue<std::string> q(on_clock(clock), exponential());
   q.add_rate_limited("k");
   q.add_rate_limited("k");
   EXPECT_EQ(q.num_requeues("k"), 2);
@@ -62,14 +62,14 @@ TEST(RateLimitingQueue, ForgetResetsRequeuesAndBackoff) {
 
 TEST(RateLimitingQueue, DefaultLimiterUsesTheQueueClock) {
   auto clock = std::make_shared<FakeClock>();
-  RateLimitingQueue q(on_clock(clock));
+  RateLimitingQueue<std::string> q(on_clock(clock));
   q.add_rate_limited("k");
   clock->step(5ms);
   EXPECT_EQ(q.get(), "k");
 }
 
 TEST(RateLimitingQueue, AddRateLimitedAfterShutdownRecordsNothing) {
-  RateLimitingQueue q({}, exponential());
+  RateLimitingQueue<std::string> q({}, exponential());
   q.shutdown();
   q.add_rate_limited("k");
   EXPECT_EQ(q.num_requeues("k"), 0);

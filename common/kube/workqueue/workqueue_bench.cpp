@@ -26,7 +26,7 @@ void BM_AddGetDone(benchmark::State& state) {
   const auto keys = make_keys(10000);
   int64_t items = 0;
   for (auto _ : state) {
-    RateLimitingQueue q;
+    RateLimitingQueue<std::string> q;
     std::atomic<int64_t> processed{0};
     std::vector<std::thread> pool;
     for (int w = 0; w < workers; ++w) {
@@ -53,7 +53,7 @@ BENCHMARK(BM_AddGetDone)->Arg(1)->Arg(8)->UseRealTime()->Unit(benchmark::kMillis
 // Single-threaded cost of the bookkeeping alone: add, get, done on one thread.
 void BM_AddGetDoneSingleThread(benchmark::State& state) {
   const auto keys = make_keys(1000);
-  Queue q;
+  Queue<std::string> q;
   for (auto _ : state) {
     for (const auto& k : keys) q.add(k);
     for (size_t i = 0; i < keys.size(); ++i) q.done(*q.get());

@@ -10,7 +10,6 @@
 #include <utility>
 #include <vector>
 
-#include "common/json/fast_parse.h"
 #include "controllers/views/pod_resources.h"
 
 namespace vc::controllers::job {
@@ -40,24 +39,30 @@ void sort_by_priority(std::vector<TaskUsage>& tasks) {
 }
 
 // The quota usage of one pod of a task template. Every sync of a job asks again (to see whether
-// its PodGroup's minResources moved) and jobs of one workload share templates, so the answers
-// are remembered by template text: a hash lookup instead of a JSON parse. Bounded: cleared when
-// full (a cache of recent templates, not of every template ever seen). nullopt when the text is
-// not JSON.
-std::optional<api::ResourceList> template_usage(const std::string& template_text) {
+// its PodGroup's minResources moved) and jobs of one workload share one interned template, so the
+// answers are remembered by template identity: a hash lookup instead of a walk over containers.
+// Bounded: cleared when full (a cache of recent templates, not of every template ever seen); an
+// entry is used only while its template lives, so a freed template's address reused by another
+// cannot answer for it.
+api::ResourceList template_usage(const PodTemplate& tmpl) {
   static constexpr std::size_t kMaxEntries = 128;
+  struct Entry {
+    std::weak_ptr<const json> doc;
+    api::ResourceList usage;
+  };
   static std::mutex mu;
-  static std::unordered_map<std::string, api::ResourceList> memo;
+  static std::unordered_map<const json*, Entry> memo;
+  const json* id = tmpl.shared().get();
   {
     std::lock_guard lock(mu);
-    if (auto it = memo.find(template_text); it != memo.end()) return it->second;
+    if (auto it = memo.find(id); it != memo.end() && it->second.doc.lock() == tmpl.shared()) {
+      return it->second.usage;
+    }
   }
-  const json parsed = fastjson::parse_or_discarded(template_text);
-  if (parsed.is_discarded()) return std::nullopt;
-  api::ResourceList usage = pod_quota_usage(spec_of(parsed));
+  api::ResourceList usage = pod_quota_usage(spec_of(tmpl.json()));
   std::lock_guard lock(mu);
   if (memo.size() >= kMaxEntries) memo.clear();
-  memo.emplace(template_text, usage);
+  memo.insert_or_assign(id, Entry{tmpl.shared(), usage});
   return usage;
 }
 
@@ -130,11 +135,7 @@ api::ResourceList job_min_resources(const Job& job, const PriorityOf& priority_o
     }
     t.replicas = task.replicas;
     t.min_available = task.min_available;
-    auto usage = template_usage(task.template_text);
-    if (!usage) {
-      throw std::invalid_argument("spec.tasks[" + task.name + "].template: not valid JSON");
-    }
-    t.usage = std::move(*usage);
+    t.usage = template_usage(task.pod_template);
     tasks.push_back(std::move(t));
     total_min += task.min_available.value_or(task.replicas);
   }

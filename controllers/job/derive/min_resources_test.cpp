@@ -180,17 +180,23 @@ TEST(JobMinResources, SinglePodKeepsTheTemplateTextAndSumsPrintCanonically) {
   EXPECT_EQ(job_min_resources(job, nullptr).at("cpu").to_string(), "1");
 }
 
-TEST(JobMinResources, MalformedTemplateThrowsNamingTheTask) {
+TEST(JobMinResources, MalformedQuantityInATemplateThrows) {
   Job job = make_job();
   job.spec.min_available = 1;
-  job.spec.tasks = {make_task("a", 1)};
-  job.spec.tasks[0].template_text = "{not json";
-  try {
-    job_min_resources(job, nullptr);
-    FAIL() << "expected std::invalid_argument";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("spec.tasks[a].template"), std::string::npos) << e.what();
-  }
+  job.spec.tasks = {make_task("a", 1, "not-a-quantity")};
+  EXPECT_THROW(job_min_resources(job, nullptr), std::invalid_argument);
+}
+
+TEST(JobMinResources, EqualTemplatesOfDifferentJobsAreOneDocument) {
+  const TaskSpec a = make_task("a", 1, "250m");
+  const TaskSpec b = make_task("b", 3, "250m");
+  const TaskSpec c = make_task("c", 1, "500m");
+  EXPECT_EQ(a.pod_template.shared(), b.pod_template.shared());
+  EXPECT_NE(a.pod_template.shared(), c.pod_template.shared());
+  Job job = make_job();
+  job.spec.min_available = 4;
+  job.spec.tasks = {a, b};
+  EXPECT_EQ(job_min_resources(job, nullptr).at("cpu").to_string(), "1");
 }
 
 TEST(FirstCountResources, StopsAtCountAndSkipsNothingForZero) {

@@ -24,9 +24,9 @@ std::string random_name12();
 // The pod for replica `index` of `task`: name, namespace, controller ownerReference, template
 // labels/annotations and spec, schedulerName/priorityClassName fallbacks, the job's volumes
 // (one per distinct claim name, named "<job>-<rand12>", mounted in every regular container),
-// and the §0.4 labels and annotations. template_json is task.template_json(), parsed once by the
-// caller; rand12 names the volumes. The job-forwarding label and annotation are set when the
-// job carries volcano.sh/job-forwarding: "true". Throws std::invalid_argument if the template's
+// and the §0.4 labels and annotations. template_json is task.template_json() (the task's shared
+// parsed template); rand12 names the volumes. The job-forwarding label and annotation are set when
+// the job carries volcano.sh/job-forwarding: "true". Throws std::invalid_argument if the template's
 // metadata, labels, annotations, spec or containers have the wrong JSON type.
 nlohmann::json build_pod(const Job& job, const TaskSpec& task, std::int32_t index,
                          const nlohmann::json& template_json, const RandomName& rand12);

@@ -26,12 +26,12 @@ inline TaskSpec make_task(std::string name, std::int32_t replicas, const std::st
   t.name = std::move(name);
   t.replicas = replicas;
   t.min_available = min_available;
-  t.template_text = cpu_template(cpu).dump();
+  t.pod_template = PodTemplate::from_json(cpu_template(cpu));
   return t;
 }
 
 inline TaskSpec with_template(TaskSpec t, const nlohmann::json& template_json) {
-  t.template_text = template_json.dump();
+  t.pod_template = PodTemplate::from_json(template_json);
   if (auto spec = template_json.find("spec"); spec != template_json.end()) {
     t.template_priority_class_name = spec->value("priorityClassName", "");
     t.template_hostname = spec->value("hostname", "");

@@ -3,15 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "common/json/fast_parse.h"
-
 namespace vc::controllers::job {
-
-nlohmann::json TaskSpec::template_json() const {
-  // template_text is written by the decoder from a parsed document, so it always parses; a
-  // failure here is a programmer error and is left to throw.
-  return fastjson::parse(template_text);
-}
 
 std::int32_t JobSpec::total_replicas() const {
   // Go sums int32 with wrap-around; unsigned arithmetic gives the same result without UB.

@@ -4,8 +4,8 @@
 // copies onto PodGroups and pods. One instance is cached per Job by the "job-view" informer
 // transform (job_json.h) and shared read-only by every worker.
 //
-// Memory: task pod templates are kept as compact JSON text (template_text), parsed only when the
-// controller builds pods or computes minResources; everything else is typed. The full JSON of the
+// Memory: task pod templates are parsed once and shared between the Job's versions and between
+// Jobs with the same template (pod_template.h); everything else is typed. The full JSON of the
 // object is not kept: status writes send metadata + status only (status_json.h), and the rare spec
 // update (generated PVC names, job-forwarding annotation) re-reads the object first.
 //
@@ -21,6 +21,8 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "controllers/job/model/pod_template.h"
 
 #include "common/api/time.h"
 #include "common/kube/cache/object.h"
@@ -105,14 +107,14 @@ struct TaskSpec {
   std::optional<DependsOn> depends_on;
   std::string topology_policy;
   std::optional<PartitionPolicy> partition_policy;
-  // The v1.PodTemplateSpec as compact JSON text ("{}" when absent). Parse with template_json().
-  std::string template_text = "{}";
+  // The v1.PodTemplateSpec ({} when absent), shared and immutable.
+  PodTemplate pod_template;
   // Read from the template once at decode (used on every sync, not only at pod creation).
   std::string template_priority_class_name;  // template.spec.priorityClassName
   std::string template_hostname;             // template.spec.hostname
   std::string template_subdomain;            // template.spec.subdomain
 
-  nlohmann::json template_json() const;
+  const nlohmann::json& template_json() const { return pod_template.json(); }
   friend bool operator==(const TaskSpec&, const TaskSpec&) = default;
 };
 

@@ -5,7 +5,7 @@
 // Decoding follows Go's typed client: a missing field or JSON null is the default; a field of
 // the wrong JSON type, an integer outside int32, a bad timestamp or a bad duration is an error
 // naming the field path ("spec.tasks[1].policies[0].timeout: time: invalid duration \"5x\"").
-// Unknown fields are ignored. Task templates are kept as compact JSON text.
+// Unknown fields are ignored. Task templates are interned (pod_template.h).
 //
 // Threads: pure functions, callable from any thread (the transform is shared by informers).
 

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "common/kube/workqueue/key_hash.h"
+
 namespace vc::controllers::job {
 
 namespace {
@@ -9,11 +11,6 @@ namespace {
 // Go's hash/fnv constants for the 32-bit variants.
 constexpr std::uint32_t kFnvOffset32 = 2166136261u;
 constexpr std::uint32_t kFnvPrime32 = 16777619u;
-
-void mix(std::size_t& seed, std::size_t h) {
-  // The usual golden-ratio combine: cheap, and spreads equal field hashes in different positions.
-  seed ^= h + 0x9e3779b97f4a7c15ull + (seed << 6) + (seed >> 2);
-}
 
 }  // namespace
 
@@ -26,15 +23,30 @@ std::string Request::job_key() const {
 }
 
 std::size_t RequestHash::operator()(const Request& r) const {
-  std::hash<std::string> hs;
-  std::size_t seed = hs(r.namespace_);
+  std::size_t seed = std::hash<std::string>{}(r.namespace_);
   for (const std::string* s : {&r.job_name, &r.job_uid, &r.task_name, &r.pod_name, &r.pod_uid,
                                &r.partition_id, &r.event, &r.action}) {
-    mix(seed, hs(*s));
+    kube::workqueue::hash_combine(seed, *s);
   }
-  mix(seed, std::hash<std::int32_t>{}(r.exit_code));
-  mix(seed, std::hash<std::int32_t>{}(r.job_version));
+  kube::workqueue::hash_combine(seed, r.exit_code);
+  kube::workqueue::hash_combine(seed, r.job_version);
   return seed;
+}
+
+std::string describe(const Request& r) {
+  // Only the fields that are set, so a log line shows what the request is about.
+  std::string text = r.job_key();
+  auto field = [&text](const char* name, const std::string& value) {
+    if (!value.empty()) text.append(" ").append(name).append("=").append(value);
+  };
+  field("event", r.event);
+  field("action", r.action);
+  field("task", r.task_name);
+  field("pod", r.pod_name);
+  field("partition", r.partition_id);
+  if (r.exit_code != 0) text.append(" exitCode=").append(std::to_string(r.exit_code));
+  if (r.job_version != 0) text.append(" version=").append(std::to_string(r.job_version));
+  return text;
 }
 
 std::uint32_t fnv1_32(std::string_view bytes) {

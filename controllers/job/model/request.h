@@ -63,9 +63,12 @@ struct Request {
   friend bool operator==(const Request&, const Request&) = default;
 };
 
+// Requests are the job controller's work-queue keys (Queue<Request, RequestHash>).
 struct RequestHash {
   std::size_t operator()(const Request& r) const;
 };
+// "<namespace>/<job> event=... action=..." with the fields that are set: a request in log lines.
+std::string describe(const Request& r);
 
 // Go's hash/fnv New32 (FNV-1, not FNV-1a) of the bytes: Volcano's job-key sharding (spec §1.4).
 std::uint32_t fnv1_32(std::string_view bytes);

@@ -89,10 +89,10 @@ TEST(Job, AnnotationLooksUpSortedAnnotations) {
   EXPECT_EQ(job.annotation("zz"), nullptr);
 }
 
-TEST(TaskSpec, TemplateJsonParsesTheStoredText) {
+TEST(TaskSpec, TemplateJsonIsTheInternedDocument) {
   TaskSpec task;
   EXPECT_EQ(task.template_json(), nlohmann::json::object());
-  task.template_text = R"({"spec":{"hostname":"h"}})";
+  task.pod_template = PodTemplate::from_json(nlohmann::json::parse(R"({"spec":{"hostname":"h"}})"));
   EXPECT_EQ(task.template_json()["spec"]["hostname"], "h");
 }
 

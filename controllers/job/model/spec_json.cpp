@@ -82,7 +82,7 @@ void read_template(const json& task, const std::string& path, TaskSpec& out) {
     out.template_hostname = fields::string_at(*spec, "hostname", sp);
     out.template_subdomain = fields::string_at(*spec, "subdomain", sp);
   }
-  out.template_text = tmpl->dump();
+  out.pod_template = PodTemplate::from_json(*tmpl);
 }
 
 TaskSpec task_from_json(const json& t, const std::string& path) {
