@@ -18,6 +18,7 @@
 
 #include "common/kube/cache/factory.h"
 #include "common/kube/resource.h"
+#include "common/testing/eventually.h"
 #include "common/testing/fake_apiserver.h"
 #include "controllers/framework/controller.h"
 
@@ -144,12 +145,7 @@ class FakeLease {
   // Waits until pred(holder) holds; false after timeout.
   bool wait_holder(const std::function<bool(const std::string&)>& pred,
                    std::chrono::milliseconds timeout) const {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < deadline) {
-      if (pred(holder())) return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    return pred(holder());
+    return vc::testing::eventually([&] { return pred(holder()); }, timeout);
   }
 
  private:

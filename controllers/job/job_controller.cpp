@@ -9,8 +9,9 @@
 //   - a timer thread for delayed (timeout) actions: when one is due it is put on the job's shard
 //     queue as a request carrying the action, so it runs serialized with the job's other work
 //     (Volcano runs it in a goroutine of its own, concurrently with the worker, spec §8.25).
-// Informer handlers only build requests and enqueue them (handlers.cpp logic lives in
-// state/pod_events.h).
+// Informer handlers only build requests and enqueue them (their classification lives in
+// state/pod_events.h); what a worker does with a request is JobProcessor's (job_processor.h),
+// which the unit tests drive directly (job_processor_test.cpp).
 
 #include "controllers/job/job_controller.h"
 
@@ -29,6 +30,7 @@
 #include "common/log/log.h"
 #include "common/process/thread_name.h"
 #include "controllers/framework/worker_loop.h"
+#include "controllers/job/job_processor.h"
 #include "controllers/job/job_store.h"
 #include "controllers/job/job_syncer.h"
 #include "controllers/job/model/command.h"
@@ -54,20 +56,6 @@ using CommandQueue = kube::workqueue::RateLimitingQueue<std::string>;
 using SteadyClock = std::chrono::steady_clock;
 
 constexpr const char* kName = "job-controller";
-
-// A job-level request (no pod, task or command fields).
-Request job_request(const std::string& ns, const std::string& name, const char* ev) {
-  Request r;
-  r.namespace_ = ns;
-  r.job_name = name;
-  r.event = ev;
-  return r;
-}
-
-bool is_pod_event(const std::string& e) {
-  return e == event::kPodPending || e == event::kPodRunning || e == event::kPodFailed ||
-         e == event::kPodEvicted;
-}
 
 // What informer handlers and the timer thread share with the controller. Held by shared_ptr
 // so a late informer callback after stop() finds live (shut-down) queues, never freed memory.
@@ -112,25 +100,8 @@ struct Shared {
   }
 };
 
-KillTarget target_for(const std::string& action, const Request& req) {
-  KillTarget t{.task = req.task_name, .pod = {}, .partition = {}, .kind = KillTarget::Kind::Task};
-  if (action == action::kRestartPod) {
-    t.kind = KillTarget::Kind::Pod;
-    t.pod = req.pod_name;
-  } else if (action == action::kRestartPartition) {
-    t.kind = KillTarget::Kind::Partition;
-    t.partition = req.partition_id;
-  }
-  return t;
-}
-
-bool is_target_action(const std::string& action) {
-  return action == action::kRestartTask || action == action::kRestartPod ||
-         action == action::kRestartPartition;
-}
-
-// Threads: initialize/run/stop on the control thread; process/process_command/give_up on worker
-// threads; handlers on informer threads; the timer loop on its own thread.
+// Threads: initialize/run/stop on the control thread; the processor on worker threads; handlers on
+// informer threads; the timer loop on its own thread.
 class JobController : public Controller {
  public:
   std::string name() const override { return kName; }
@@ -138,7 +109,6 @@ class JobController : public Controller {
   std::string initialize(ControllerContext& ctx) override {
     if (!ctx.options.volcano_job_support) return "the VolcanoJobSupport feature gate is off";
     options_ = &ctx.options;
-    recorder_ = &ctx.recorder;
     register_job_metrics();  // the histogram shows on /metrics from start-up, as Volcano's does
     shared_ = std::make_shared<Shared>();
     const std::uint32_t n = std::max<std::uint32_t>(1, ctx.options.worker_threads);
@@ -171,12 +141,23 @@ class JobController : public Controller {
     }
     shared_->job_store =
         std::make_unique<JobStore>(shared_->jobs->store(), &shared_->jobs->written());
+    writer_ = std::make_unique<kube::ClientObjectWriter>(ctx.client);
     syncer_ = std::make_unique<JobSyncer>(
-        ctx.client, ctx.recorder,
+        *writer_, ctx.recorder,
         SyncerCaches{shared_->pods->store(), podgroups_->store(), queues_->store(), pvcs_->store(),
                      priorities_ ? &priorities_->store() : nullptr},
         *shared_->job_store);
-    client_ = &ctx.client;
+    std::weak_ptr<Shared> weak = shared_;
+    ProcessorHooks hooks;
+    hooks.enqueue = [weak](const Request& req) {
+      if (auto s = weak.lock()) s->enqueue(req);
+    };
+    hooks.wake_timer = [weak] {
+      if (auto s = weak.lock()) s->wake_timer();
+    };
+    processor_ = std::make_unique<JobProcessor>(
+        *shared_->job_store, *syncer_, shared_->delayed, ctx.recorder, *writer_,
+        commands_ ? &commands_->store() : nullptr, std::move(hooks));
     add_handlers();
     return {};
   }
@@ -185,19 +166,22 @@ class JobController : public Controller {
     WorkerOptions<Request> wo;
     wo.name = kName;
     wo.max_requeue = options_->max_requeue_num < 0 ? -1 : options_->max_requeue_num;
-    wo.on_drop = [this](const Request& req, const std::string& error) { give_up(req, error); };
+    wo.on_drop = [this](const Request& req, const std::string& error) {
+      processor_->give_up(req, error);
+    };
     for (std::size_t i = 0; i < shared_->shards.size(); ++i) {
       wo.first_index = static_cast<int>(i);  // one thread per shard: w0, w1, ... in top and perf
       workers_.push_back(run_workers(
-          *shared_->shards[i], 1, [this](const Request& req) { return process(req); }, wo));
+          *shared_->shards[i], 1, [this](const Request& req) { return processor_->process(req); },
+          wo));
     }
     if (commands_) {
       WorkerOptions<std::string> co;
       co.name = std::string(kName) + "-commands";
       co.max_requeue = -1;
       command_workers_ = run_workers(
-          *shared_->commands, 1, [this](const std::string& key) { return process_command(key); },
-          co);
+          *shared_->commands, 1,
+          [this](const std::string& key) { return processor_->process_command(key); }, co);
     }
     timer_ = std::thread([s = shared_] {
       set_thread_name("job-delays");
@@ -316,93 +300,6 @@ class JobController : public Controller {
     }
   }
 
-  void event(const Job& job, const std::string& message) {
-    recorder_->event(job_reference(job), kube::events::EventType::Normal, "ExecuteAction", message);
-  }
-
-  // One request (spec §1.5).
-  ReconcileResult process(const Request& req) {
-    if (is_pod_event(req.event) && req.event != event::kPodPending) {
-      shared_->delayed.cancel_for_pod_event(req);
-    }
-    JobPtr job = shared_->job_store->get(req.job_key());
-    if (!job) {
-      VC_LOG_DEBUG("job is not cached; dropping request", kv("job", req.job_key()),
-                   kv("event", req.event));
-      return ReconcileResult::ok();
-    }
-    const PolicyDecision decision = apply_policies(*job, req);
-    if (decision.delay.count() > 0) {
-      event(*job,
-            "Execute action " + decision.action + " after " + go::format_duration(decision.delay));
-      if (shared_->delayed.add(req, decision.action, SteadyClock::now() + decision.delay)) {
-        shared_->wake_timer();
-      }
-      return ReconcileResult::ok();
-    }
-    if (decision.action != action::kSyncJob) {
-      event(*job, "Start to execute action " + decision.action + " ");
-    }
-    const Operation op = resolve_operation(state_of(job->status.phase), decision.action);
-    const KillTarget target = target_for(decision.action, req);
-    std::string err =
-        syncer_->execute(*job, op, is_target_action(decision.action) ? &target : nullptr);
-    if (!err.empty()) {
-      VC_LOG_WARN("job action failed", kv("job", req.job_key()), kv("action", decision.action),
-                  kv("error", err));
-      return ReconcileResult::error(err);
-    }
-    if (!is_internal_action(decision.action)) {
-      shared_->delayed.cancel_same_type(req, decision.action);
-    }
-    // The job's namespace refused a create lately as it is being deleted, so this sync may have
-    // created nothing: sync again when the hold ends (the namespace may have been created anew).
-    // Only a plain sync is repeated: running another action twice would apply it twice.
-    if (const auto held = syncer_->creates_held_for(job->namespace_);
-        decision.action == action::kSyncJob && held.count() > 0) {
-      return ReconcileResult::requeue_after(std::chrono::ceil<std::chrono::milliseconds>(held));
-    }
-    return ReconcileResult::ok();
-  }
-
-  // The request failed --max-requeue-num times in a row: terminate the job (spec §7.3).
-  void give_up(const Request& req, const std::string& error) {
-    JobPtr job = shared_->job_store->get(req.job_key());
-    if (!job) return;
-    const PolicyDecision decision = apply_policies(*job, req);
-    VC_LOG_WARN("job request failed too often; terminating the job", kv("job", req.job_key()),
-                kv("action", decision.action), kv("error", error));
-    event(*job, "Job failed on action " + decision.action + " for retry limit reached");
-    const Operation op = resolve_operation(state_of(job->status.phase), action::kTerminateJob);
-    std::string err = syncer_->execute(*job, op, nullptr);
-    if (!err.empty()) {
-      VC_LOG_ERROR("cannot terminate the job", kv("job", req.job_key()), kv("error", err));
-    }
-  }
-
-  // A bus Command for a job (spec §6): delete it first, so it runs at most once, then act.
-  ReconcileResult process_command(const std::string& key) {
-    auto obj =
-        std::dynamic_pointer_cast<const kube::cache::JsonObject>(commands_->store().get(key));
-    if (!obj) return ReconcileResult::ok();
-    auto cmd = job_command_from_json(obj->json);
-    if (!cmd) return ReconcileResult::ok();
-    kube::DeleteOptions opts;
-    if (!obj->uid.empty()) opts.precondition_uid = obj->uid;
-    auto removed = client_->remove(kube::resources::commands, obj->namespace_, obj->name, opts);
-    if (removed.is(kube::ErrorKind::NotFound)) return ReconcileResult::ok();
-    if (!removed.ok()) return ReconcileResult::error(removed.error().describe());
-    Request req = job_request(obj->namespace_, cmd->target_name, event::kCommandIssued);
-    req.action = cmd->action;
-    if (JobPtr job = shared_->job_store->get(req.job_key())) {
-      recorder_->event(job_reference(*job), kube::events::EventType::Normal, "CommandIssued",
-                       "Start to execute command " + cmd->action +
-                           ", and clean it up to make sure executed not more than once.");
-    }
-    shared_->enqueue(req);
-    return ReconcileResult::ok();
-  }
-
   // Puts due delayed actions on their job's queue as requests carrying the action.
   static void timer_loop(Shared& s) {
     std::unique_lock lock(s.timer_mu);
@@ -429,15 +326,15 @@ class JobController : public Controller {
   }
 
   const ControllerOptions* options_ = nullptr;
-  kube::events::EventRecorder* recorder_ = nullptr;
-  kube::Client* client_ = nullptr;
   std::shared_ptr<Shared> shared_;
   std::shared_ptr<kube::cache::Informer> podgroups_;
   std::shared_ptr<kube::cache::Informer> queues_;
   std::shared_ptr<kube::cache::Informer> pvcs_;
   std::shared_ptr<kube::cache::Informer> priorities_;
   std::shared_ptr<kube::cache::Informer> commands_;
+  std::unique_ptr<kube::ClientObjectWriter> writer_;
   std::unique_ptr<JobSyncer> syncer_;
+  std::unique_ptr<JobProcessor> processor_;
   std::vector<Workers> workers_;
   Workers command_workers_;
   std::thread timer_;

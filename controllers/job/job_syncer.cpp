@@ -68,7 +68,7 @@ std::vector<std::string> job_pods_index(const kube::cache::Object& obj) {
   return {kube::cache::object_key(pod->namespace_, *job_name)};
 }
 
-JobSyncer::JobSyncer(kube::Client& client, kube::events::EventRecorder& recorder,
+JobSyncer::JobSyncer(kube::ObjectWriter& client, kube::events::EventRecorder& recorder,
                      SyncerCaches caches, JobStore& jobs, SyncerOptions options)
     : client_(client),
       recorder_(recorder),
@@ -90,12 +90,17 @@ std::vector<views::PodViewPtr> JobSyncer::pods_of(const Job& job) const {
         VC_LOG_DEBUG("pod deleted by us is still cached as live; counted as terminating",
                      kv("job", job.key()), kv("pod", pod->name));
         auto going = std::make_shared<views::PodView>(*pod);
-        going->deletion_timestamp = std::chrono::system_clock::now();
+        going->deletion_timestamp = options_.now();
         pod = std::move(going);
       }
     }
     out.push_back(std::move(pod));
   }
+  // The index hands pods out in no particular order; by name, every kill and delete goes out in
+  // the same order from one run to the next (Volcano's order is a map's, i.e. random).
+  std::sort(out.begin(), out.end(), [](const views::PodViewPtr& a, const views::PodViewPtr& b) {
+    return a->name < b->name;
+  });
   return out;
 }
 
@@ -175,7 +180,7 @@ std::string JobSyncer::kill(const Job& job, KillPlan plan, StatusRule rule) {
   }
 
   const RuleOutcome outcome = apply_rule(rule, job.spec, status);
-  if (outcome.changed) touch_transition(status, std::chrono::system_clock::now());
+  if (outcome.changed) touch_transition(status, options_.now());
   set_running_duration(status, job);
 
   auto plugins = plugins::make_plugins(job.spec);
@@ -274,7 +279,7 @@ std::string JobSyncer::sync_job(const Job& job, StatusRule rule) {
     JobStatus next = working;
     const RuleOutcome outcome = apply_rule(rule, current.spec, next);
     if (!status_changed(current.status, next)) return {};
-    touch_transition(next, std::chrono::system_clock::now());
+    touch_transition(next, options_.now());
     auto written = write_status(current, next);
     if (!written.ok()) return "update job status: " + written.error().describe();
     count_rule_metrics(current, outcome);
@@ -288,7 +293,7 @@ std::string JobSyncer::sync_job(const Job& job, StatusRule rule) {
   if (auto err = delete_pods(current, plan.remove, plan.status); !err.empty()) return err;
   const RuleOutcome outcome = apply_rule(rule, current.spec, plan.status);
   if (!status_changed(current.status, plan.status)) return {};
-  touch_transition(plan.status, std::chrono::system_clock::now());
+  touch_transition(plan.status, options_.now());
   auto written = write_status(current, plan.status);
   if (!written.ok()) return "update job status: " + written.error().describe();
   count_rule_metrics(current, outcome);
@@ -315,7 +320,7 @@ std::string JobSyncer::init_status(Job& job) {
   JobStatus status = job.status;
   status.phase = phase::kPending;
   status.min_available = job.spec.min_available;
-  touch_transition(status, std::chrono::system_clock::now());
+  touch_transition(status, options_.now());
   auto written = write_status(job, status);
   if (!written.ok()) return written.error().describe();
   return {};
@@ -338,7 +343,7 @@ std::string JobSyncer::ensure_pvcs(Job& job, JobStatus& working) {
     std::string name = volume.volume_claim_name;
     if (name.empty()) {
       do {
-        name = generated_pvc_name(job, random_name12);
+        name = generated_pvc_name(job, options_.random_name);
       } while (caches_.pvcs.get(kube::cache::object_key(job.namespace_, name)));
       // Record the name in the spec before creating the claim, so a failed update cannot leave
       // an orphaned claim behind (Volcano creates first, spec §8.15).
@@ -462,7 +467,7 @@ std::string JobSyncer::create_pods(const Job& job, const std::vector<PodToCreate
     auto [it, fresh] = ready.try_emplace(p.task, true);
     if (fresh && task->depends_on) it->second = depends_on_ready(job, *task, pod_of);
     if (!it->second) continue;
-    json pod = build_pod(job, *task, p.index, task->template_json(), random_name12);
+    json pod = build_pod(job, *task, p.index, task->template_json(), options_.random_name);
     for (auto& plugin : *plugins) {
       std::string err = plugin->on_pod_create(pod, job);
       if (!err.empty()) return "plugin " + plugin->name() + ": " + err;

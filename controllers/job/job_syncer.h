@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,6 +18,8 @@
 #include "common/kube/cache/store.h"
 #include "common/kube/client.h"
 #include "common/kube/events/recorder.h"
+#include "common/kube/object_writer.h"
+#include "controllers/job/derive/pod.h"
 #include "controllers/job/job_store.h"
 #include "controllers/job/model/job.h"
 #include "controllers/job/parallel.h"
@@ -46,20 +49,28 @@ struct SyncerCaches {
 };
 
 struct SyncerOptions {
-  std::size_t max_parallel_pod_calls = 16;  // concurrent pod creates (and deletes) per sync
+  std::size_t max_parallel_pod_calls = 16;  // concurrent pod creates (and deletes) per sync;
+                                            // 1 makes every call in order on the caller's thread
+  // The wall clock of status times (lastTransitionTime); tests fix it.
+  std::function<std::chrono::system_clock::time_point()> now = [] {
+    return std::chrono::system_clock::now();
+  };
+  // The random suffix of generated PVC and volume names; tests make it predictable.
+  RandomName random_name = random_name12;
 };
 
 class JobSyncer {
  public:
-  JobSyncer(kube::Client& client, kube::events::EventRecorder& recorder, SyncerCaches caches,
+  // writer: the API calls (kube::ClientObjectWriter in production, a recorder in tests).
+  JobSyncer(kube::ObjectWriter& writer, kube::events::EventRecorder& recorder, SyncerCaches caches,
             JobStore& jobs, SyncerOptions options = {});
 
   // Runs op on job; target only for KillTarget. Returns "" on success, else why it failed
   // (the request is then retried by the worker loop).
   std::string execute(const Job& job, const Operation& op, const KillTarget* target);
 
-  // The job's cached pods (every pod controlled by a Job with this job-name annotation); a pod
-  // we deleted that the informer still shows without a deletionTimestamp is given one.
+  // The job's cached pods (every pod controlled by a Job with this job-name annotation), by name;
+  // a pod we deleted that the informer still shows without a deletionTimestamp is given one.
   std::vector<views::PodViewPtr> pods_of(const Job& job) const;
 
   // How much longer this syncer creates nothing in ns, the API server having refused a create
@@ -92,7 +103,7 @@ class JobSyncer {
   const views::PodGroupView* find_podgroup(const Job& job, views::PodGroupViewPtr& hold) const;
   void event(const Job& job, bool warning, const char* reason, std::string message);
 
-  kube::Client& client_;
+  kube::ObjectWriter& client_;
   kube::events::EventRecorder& recorder_;
   SyncerCaches caches_;
   JobStore& jobs_;

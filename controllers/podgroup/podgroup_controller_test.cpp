@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "common/kube/events/fake_recorder.h"
+#include "common/testing/eventually.h"
 #include "common/testing/fake_apiserver.h"
 
 namespace vc::controllers::podgroup {
@@ -85,16 +86,11 @@ TEST(PodGroupController, ListedUngroupedPodGetsAPodGroupAndIsJoined) {
   ASSERT_TRUE(factory.wait_for_sync({}, std::chrono::steady_clock::now() + 10s));
   controller->run();
 
-  const auto deadline = std::chrono::steady_clock::now() + 10s;
   std::vector<std::string> seen;
-  while (std::chrono::steady_clock::now() < deadline) {
-    {
-      std::lock_guard lock(mu);
-      seen = writes;
-    }
-    if (seen.size() >= 2) break;
-    std::this_thread::sleep_for(10ms);
-  }
+  vc::testing::eventually([&] {
+    std::lock_guard lock(mu);
+    return writes.size() >= 2;
+  });
   controller->stop();
   factory.stop();
   {

@@ -14,6 +14,7 @@
 #include "common/kube/cache/fake_collection_test_util.h"
 #include "common/kube/events/fake_recorder.h"
 #include "common/metrics/registry.h"
+#include "common/testing/eventually.h"
 #include "common/testing/metrics.h"
 
 namespace vc::controllers::queue {
@@ -62,15 +63,7 @@ json command_obj(const std::string& name, const std::string& queue, const std::s
             {"uid", "uid-" + queue}}}};
 }
 
-// Polls cond until it holds or the deadline passes; returns whether it held.
-bool eventually(const std::function<bool()>& cond, std::chrono::milliseconds timeout = 10s) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (cond()) return true;
-    std::this_thread::sleep_for(10ms);
-  }
-  return cond();
-}
+using vc::testing::eventually;
 
 class QueueControllerTest : public ::testing::Test {
  protected:

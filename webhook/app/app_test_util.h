@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/testing/eventually.h"
 #include "common/testing/fake_apiserver.h"
 
 namespace vc::webhook::app::test {
@@ -102,12 +103,7 @@ inline void serve_version(FakeApiServer& server, const std::string& minor = "35"
 // Polls pred until it holds or the timeout passes; true when it held.
 inline bool wait_until(const std::function<bool()>& pred,
                        std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (!pred()) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  return true;
+  return vc::testing::eventually(pred, timeout);
 }
 
 }  // namespace vc::webhook::app::test

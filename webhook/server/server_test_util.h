@@ -33,6 +33,7 @@
 
 #include "common/api/expected.h"
 #include "common/metrics/registry.h"
+#include "common/testing/eventually.h"
 #include "common/testing/metrics.h"
 #include "common/testing/pki.h"
 #include "common/testing/temp_dir.h"
@@ -45,12 +46,7 @@ using vc::testing::metric_value;
 // Polls pred until it holds or the deadline passes; true when it held.
 inline bool wait_until(const std::function<bool()>& pred,
                        std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (!pred()) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  return true;
+  return vc::testing::eventually(pred, timeout);
 }
 
 inline std::string openssl_errors() {

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/kube/cache/informer.h"
+#include "common/testing/eventually.h"
 #include "common/testing/fake_apiserver.h"
 
 namespace vc::kube::cache::testing_util {
@@ -219,16 +220,7 @@ class Recorder {
   Events events_;
 };
 
-// Polls cond every millisecond until it holds or timeout passes; returns cond().
-template <class F>
-bool eventually(F cond, std::chrono::milliseconds timeout = 10s) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (!cond()) {
-    if (std::chrono::steady_clock::now() >= deadline) return false;
-    std::this_thread::sleep_for(1ms);
-  }
-  return true;
-}
+using vc::testing::eventually;
 
 inline std::chrono::steady_clock::time_point in(std::chrono::milliseconds d) {
   return std::chrono::steady_clock::now() + d;

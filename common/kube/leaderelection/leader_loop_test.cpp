@@ -11,6 +11,7 @@
 
 #include "common/kube/leaderelection/fake_lease_server_test_util.h"
 #include "common/kube/leaderelection/leader_elector.h"
+#include "common/testing/eventually.h"
 
 namespace vc::kube::leaderelection {
 namespace {
@@ -72,12 +73,7 @@ class CallbackLog {
 };
 
 bool eventually(const std::function<bool()>& pred, std::chrono::milliseconds timeout = 5s) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (!pred()) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(5ms);
-  }
-  return true;
+  return vc::testing::eventually(pred, timeout);
 }
 
 class ElectorLoop : public ::testing::Test {

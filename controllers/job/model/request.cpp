@@ -22,6 +22,14 @@ std::string Request::job_key() const {
   return key;
 }
 
+Request job_request(const std::string& ns, const std::string& name, std::string_view event) {
+  Request r;
+  r.namespace_ = ns;
+  r.job_name = name;
+  r.event = std::string(event);
+  return r;
+}
+
 std::size_t RequestHash::operator()(const Request& r) const {
   std::size_t seed = std::hash<std::string>{}(r.namespace_);
   for (const std::string* s : {&r.job_name, &r.job_uid, &r.task_name, &r.pod_name, &r.pod_uid,

@@ -63,6 +63,9 @@ struct Request {
   friend bool operator==(const Request&, const Request&) = default;
 };
 
+// A job-level request (no pod, task or command fields).
+Request job_request(const std::string& ns, const std::string& name, std::string_view event);
+
 // Requests are the job controller's work-queue keys (Queue<Request, RequestHash>).
 struct RequestHash {
   std::size_t operator()(const Request& r) const;

@@ -51,7 +51,8 @@ TEST(EnvPlugin, MarksOnAddAndUnmarksOnDeleteWithoutApiCalls) {
   kube::Client client(store.config());
   const Job job = make_job("job1", {make_task("w", 1)});
   std::map<std::string, std::string> controlled;
-  PluginEnv env{client, job, controlled};
+  kube::ClientObjectWriter writer(client);
+  PluginEnv env{writer, job, controlled};
   EnvPlugin plugin({});
   ASSERT_EQ(plugin.on_job_add(env), "");
   EXPECT_EQ(controlled, (std::map<std::string, std::string>{{"plugin-env", "env"}}));
@@ -66,7 +67,8 @@ TEST(EnvPlugin, DeleteLeavesAForeignValueUnderTheMarkKey) {
   kube::Client client(store.config());
   const Job job = make_job("job1", {make_task("w", 1)});
   std::map<std::string, std::string> controlled{{"plugin-env", "other"}};
-  PluginEnv env{client, job, controlled};
+  kube::ClientObjectWriter writer(client);
+  PluginEnv env{writer, job, controlled};
   EnvPlugin plugin({});
   ASSERT_EQ(plugin.on_job_delete(env), "");
   EXPECT_EQ(controlled.at("plugin-env"), "other");

@@ -63,7 +63,8 @@ TEST(MpiPlugin, MarkOnlyJobHooks) {
   kube::Client client(store.config());
   const Job job = make_job("mpi", {make_task("master", 1)});
   std::map<std::string, std::string> controlled;
-  PluginEnv env{client, job, controlled};
+  kube::ClientObjectWriter writer(client);
+  PluginEnv env{writer, job, controlled};
   MpiPlugin plugin({});
   ASSERT_EQ(plugin.on_job_add(env), "");
   EXPECT_EQ(controlled.at("plugin-mpi"), "mpi");

@@ -24,12 +24,13 @@
 
 #include "common/api/expected.h"
 #include "common/kube/client.h"
+#include "common/kube/object_writer.h"
 #include "controllers/job/model/job.h"
 
 namespace vc::controllers::job::plugins {
 
 struct PluginEnv {
-  kube::Client& client;
+  kube::ObjectWriter& client;
   const Job& job;
   // status.controlledResources of the status this pass writes: "plugin-<name>" -> "<name>".
   std::map<std::string, std::string>& controlled_resources;

@@ -130,7 +130,8 @@ TEST(PytorchPlugin, MarkOnlyJobHooks) {
   kube::Client client(store.config());
   const Job job = pytorch_job();
   std::map<std::string, std::string> controlled;
-  PluginEnv env{client, job, controlled};
+  kube::ClientObjectWriter writer(client);
+  PluginEnv env{writer, job, controlled};
   PytorchPlugin plugin({});
   ASSERT_EQ(plugin.on_job_add(env), "");
   EXPECT_EQ(controlled.at("plugin-pytorch"), "pytorch");

@@ -73,7 +73,8 @@ TEST(RayPlugin, JobAddCreatesHeadServiceAndDeleteRemovesIt) {
   kube::Client client(store.config());
   const Job job = ray_job();
   std::map<std::string, std::string> controlled;
-  PluginEnv env{client, job, controlled};
+  kube::ClientObjectWriter writer(client);
+  PluginEnv env{writer, job, controlled};
   RayPlugin plugin({"--dashboardPort=9000"});
   ASSERT_EQ(plugin.on_job_add(env), "");
   EXPECT_EQ(controlled.at("plugin-ray"), "ray");
@@ -113,7 +114,8 @@ TEST(RayPlugin, ExistingServiceIsKeptAndCreateRaceIsFine) {
   store.put(kSvcPath,
             {{"metadata", {{"name", "ray1-head-svc"}}}, {"spec", {{"type", "NodePort"}}}});
   std::map<std::string, std::string> controlled;
-  PluginEnv env{client, job, controlled};
+  kube::ClientObjectWriter writer(client);
+  PluginEnv env{writer, job, controlled};
   RayPlugin plugin({});
   ASSERT_EQ(plugin.on_job_add(env), "");
   EXPECT_EQ(store.get(kSvcPath)["spec"]["type"], "NodePort");
@@ -126,7 +128,8 @@ TEST(RayPlugin, DeleteErrorIsReturnedAndMarkKept) {
   const Job job = ray_job();
   store.fail("DELETE", kSvcPath, 403, "Forbidden");
   std::map<std::string, std::string> controlled{{"plugin-ray", "ray"}};
-  PluginEnv env{client, job, controlled};
+  kube::ClientObjectWriter writer(client);
+  PluginEnv env{writer, job, controlled};
   RayPlugin plugin({});
   EXPECT_NE(plugin.on_job_delete(env), "");
   EXPECT_EQ(controlled.at("plugin-ray"), "ray");

@@ -153,7 +153,8 @@ TEST(SshPlugin, JobAddCreatesSecretWithGeneratedKeysAndMarks) {
   kube::Client client(store.config());
   const Job job = make_job("job1", {make_task("worker", 2)});
   std::map<std::string, std::string> controlled;
-  PluginEnv env{client, job, controlled};
+  kube::ClientObjectWriter writer(client);
+  PluginEnv env{writer, job, controlled};
   SshPlugin plugin({"--ssh-port=70000"});  // invalid: falls back to 22
   ASSERT_EQ(plugin.on_job_add(env), "");
   EXPECT_EQ(controlled, (std::map<std::string, std::string>{{"plugin-ssh", "ssh"}}));
@@ -174,7 +175,8 @@ TEST(SshPlugin, JobAddUsesUserKeys) {
   kube::Client client(store.config());
   const Job job = make_job("job1", {make_task("worker", 1)});
   std::map<std::string, std::string> controlled;
-  PluginEnv env{client, job, controlled};
+  kube::ClientObjectWriter writer(client);
+  PluginEnv env{writer, job, controlled};
   SshPlugin plugin({"--ssh-private-key=PRIVATE", "--ssh-public-key=ssh-rsa AAAA user@host"});
   ASSERT_EQ(plugin.on_job_add(env), "");
   const json data = store.get(kSecretPath)["data"];
@@ -192,7 +194,8 @@ TEST(SshPlugin, ExistingSecretWithSameConfigKeepsItsKeys) {
              {"data",
               {{"id_rsa", base64_encode("OLD")}, {"config", base64_encode(ssh_config(job, 22))}}}});
   std::map<std::string, std::string> controlled;
-  PluginEnv env{client, job, controlled};
+  kube::ClientObjectWriter writer(client);
+  PluginEnv env{writer, job, controlled};
   SshPlugin plugin({});
   ASSERT_EQ(plugin.on_job_add(env), "");
   EXPECT_EQ(store.calls(), (std::vector<std::string>{"GET " + std::string(kSecretPath)}));
@@ -208,7 +211,8 @@ TEST(SshPlugin, ExistingSecretWithOtherConfigIsRewritten) {
                           {"type", "Opaque"},
                           {"data", {{"id_rsa", base64_encode("OLD")}, {"config", "b2xk"}}}});
   std::map<std::string, std::string> controlled;
-  PluginEnv env{client, job, controlled};
+  kube::ClientObjectWriter writer(client);
+  PluginEnv env{writer, job, controlled};
   SshPlugin plugin({"--ssh-private-key=NEW", "--ssh-public-key=PUB"});
   ASSERT_EQ(plugin.on_job_add(env), "");
   const json data = store.get(kSecretPath)["data"];
@@ -222,7 +226,8 @@ TEST(SshPlugin, SecretErrorsAreWrappedAndLeaveTheJobUnmarked) {
   const Job job = make_job("job1", {make_task("worker", 1)});
   store.fail("POST", "/api/v1/namespaces/ns1/secrets", 403, "Forbidden");
   std::map<std::string, std::string> controlled;
-  PluginEnv env{client, job, controlled};
+  kube::ClientObjectWriter writer(client);
+  PluginEnv env{writer, job, controlled};
   SshPlugin plugin({"--ssh-private-key=K"});
   const std::string error = plugin.on_job_add(env);
   EXPECT_EQ(error.rfind("create secret for job <ns1/job1> with ssh plugin failed for ", 0), 0u)
@@ -236,7 +241,8 @@ TEST(SshPlugin, JobDeleteRemovesSecretAndMarkAndToleratesNotFound) {
   const Job job = make_job("job1", {make_task("worker", 1)});
   store.put(kSecretPath, {{"metadata", {{"name", "job1-ssh"}}}});
   std::map<std::string, std::string> controlled{{"plugin-ssh", "ssh"}};
-  PluginEnv env{client, job, controlled};
+  kube::ClientObjectWriter writer(client);
+  PluginEnv env{writer, job, controlled};
   SshPlugin plugin({});
   ASSERT_EQ(plugin.on_job_delete(env), "");
   EXPECT_FALSE(store.has(kSecretPath));

@@ -86,7 +86,8 @@ TEST(SvcPlugin, JobAddCreatesConfigMapHeadlessServiceAndNetworkPolicyOwnedByTheJ
   kube::Client client(store.config());
   const Job job = two_task_job();
   std::map<std::string, std::string> controlled;
-  PluginEnv env{client, job, controlled};
+  kube::ClientObjectWriter writer(client);
+  PluginEnv env{writer, job, controlled};
   SvcPlugin plugin({"--publish-not-ready-addresses"});
   ASSERT_EQ(plugin.on_job_add(env), "");
   EXPECT_EQ(controlled, (std::map<std::string, std::string>{{"plugin-svc", "svc"}}));
@@ -118,7 +119,8 @@ TEST(SvcPlugin, JobAddWhenMarkedDoesNothing) {
   kube::Client client(store.config());
   const Job job = two_task_job();
   std::map<std::string, std::string> controlled{{"plugin-svc", "svc"}};
-  PluginEnv env{client, job, controlled};
+  kube::ClientObjectWriter writer(client);
+  PluginEnv env{writer, job, controlled};
   SvcPlugin plugin({});
   ASSERT_EQ(plugin.on_job_add(env), "");
   EXPECT_TRUE(store.calls().empty()) << store.server().describe_requests();
@@ -129,7 +131,8 @@ TEST(SvcPlugin, DisabledNetworkPolicyIsNeitherCreatedNorDeleted) {
   kube::Client client(store.config());
   const Job job = two_task_job();
   std::map<std::string, std::string> controlled;
-  PluginEnv env{client, job, controlled};
+  kube::ClientObjectWriter writer(client);
+  PluginEnv env{writer, job, controlled};
   SvcPlugin plugin({"--disable-network-policy"});
   ASSERT_EQ(plugin.on_job_add(env), "");
   EXPECT_FALSE(store.has(kNpPath));
@@ -150,7 +153,8 @@ TEST(SvcPlugin, ExistingServiceAndPolicyAreLeftAloneAndStaleConfigMapIsUpdated) 
   store.put(kSvcPath, {{"metadata", {{"name", "job1"}}}, {"spec", {{"clusterIP", "10.0.0.1"}}}});
   store.put(kNpPath, {{"metadata", {{"name", "job1"}}}, {"spec", json::object()}});
   std::map<std::string, std::string> controlled;
-  PluginEnv env{client, job, controlled};
+  kube::ClientObjectWriter writer(client);
+  PluginEnv env{writer, job, controlled};
   SvcPlugin plugin({});
   ASSERT_EQ(plugin.on_job_add(env), "");
   EXPECT_EQ(store.calls(), (std::vector<std::string>{
@@ -166,7 +170,8 @@ TEST(SvcPlugin, JobUpdateRewritesConfigMapOnlyWhenDataDiffers) {
   kube::Client client(store.config());
   Job job = two_task_job();
   std::map<std::string, std::string> controlled;
-  PluginEnv env{client, job, controlled};
+  kube::ClientObjectWriter writer(client);
+  PluginEnv env{writer, job, controlled};
   SvcPlugin plugin({});
   ASSERT_EQ(plugin.on_job_update(env), "");  // recreates a missing ConfigMap
   ASSERT_TRUE(store.has(kCmPath));
@@ -185,7 +190,8 @@ TEST(SvcPlugin, JobDeleteRemovesObjectsAndMarkAndToleratesMissingOnes) {
   kube::Client client(store.config());
   const Job job = two_task_job();
   std::map<std::string, std::string> controlled;
-  PluginEnv env{client, job, controlled};
+  kube::ClientObjectWriter writer(client);
+  PluginEnv env{writer, job, controlled};
   SvcPlugin plugin({});
   ASSERT_EQ(plugin.on_job_add(env), "");
   ASSERT_EQ(plugin.on_job_delete(env), "");
@@ -204,7 +210,8 @@ TEST(SvcPlugin, JobDeleteWithoutMarkDoesNothing) {
   kube::Client client(store.config());
   const Job job = two_task_job();
   std::map<std::string, std::string> controlled;
-  PluginEnv env{client, job, controlled};
+  kube::ClientObjectWriter writer(client);
+  PluginEnv env{writer, job, controlled};
   SvcPlugin plugin({});
   ASSERT_EQ(plugin.on_job_delete(env), "");
   EXPECT_TRUE(store.calls().empty());
@@ -215,7 +222,8 @@ TEST(SvcPlugin, ApiErrorsAreReturnedAndKeepTheMarkForRetry) {
   kube::Client client(store.config());
   const Job job = two_task_job();
   std::map<std::string, std::string> controlled{{"plugin-svc", "svc"}};
-  PluginEnv env{client, job, controlled};
+  kube::ClientObjectWriter writer(client);
+  PluginEnv env{writer, job, controlled};
   store.fail("DELETE", kSvcPath, 403, "Forbidden");
   SvcPlugin plugin({});
   const std::string error = plugin.on_job_delete(env);
@@ -223,7 +231,7 @@ TEST(SvcPlugin, ApiErrorsAreReturnedAndKeepTheMarkForRetry) {
   EXPECT_EQ(controlled.at("plugin-svc"), "svc");
 
   std::map<std::string, std::string> fresh;
-  PluginEnv add_env{client, job, fresh};
+  PluginEnv add_env{writer, job, fresh};
   store.fail("GET", kCmPath, 403, "Forbidden");
   EXPECT_NE(plugin.on_job_add(add_env), "");
   EXPECT_TRUE(fresh.empty());
