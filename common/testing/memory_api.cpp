@@ -127,7 +127,12 @@ std::optional<kube::ApiError> MemoryApi::begin_locked(const std::string& verb,
                                                       const kube::Resource& r,
                                                       const std::string& key, json body) {
   calls_.push_back(Call{verb, std::string(r.plural), key, std::move(body)});
-  auto it = failures_.find(verb + " " + std::string(r.plural) + " " + key);
+  const std::string prefix = verb + " " + std::string(r.plural) + " ";
+  auto it = failures_.find(prefix + key);
+  if (it == failures_.end()) {
+    const auto slash = key.find('/');
+    if (slash != std::string::npos) it = failures_.find(prefix + key.substr(0, slash) + "/*");
+  }
   if (it == failures_.end()) return std::nullopt;
   kube::ApiError error = std::move(it->second);
   failures_.erase(it);

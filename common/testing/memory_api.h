@@ -44,7 +44,8 @@ class MemoryApi final : public kube::ObjectWriter {
   std::vector<nlohmann::json> objects(const kube::Resource& r) const;
   void erase(const kube::Resource& r, const std::string& key);
 
-  // The next call with this verb on this resource and key fails with error (once).
+  // The next call with this verb on this resource and key fails with error (once). A key
+  // "<namespace>/*" matches any object of that namespace (e.g. whatever a create names).
   void fail_next(const std::string& verb, const kube::Resource& r, const std::string& key,
                  kube::ApiError error);
 

@@ -48,27 +48,23 @@ TEST(EnvPlugin, PodNameWithFewerThanThreeSegmentsGetsEmptyValue) {
 
 TEST(EnvPlugin, MarksOnAddAndUnmarksOnDeleteWithoutApiCalls) {
   testing::ObjectStore store;
-  kube::Client client(store.config());
   const Job job = make_job("job1", {make_task("w", 1)});
   std::map<std::string, std::string> controlled;
-  kube::ClientObjectWriter writer(client);
-  PluginEnv env{writer, job, controlled};
+  PluginEnv env{store.api(), job, controlled};
   EnvPlugin plugin({});
   ASSERT_EQ(plugin.on_job_add(env), "");
   EXPECT_EQ(controlled, (std::map<std::string, std::string>{{"plugin-env", "env"}}));
   ASSERT_EQ(plugin.on_job_update(env), "");
   ASSERT_EQ(plugin.on_job_delete(env), "");
   EXPECT_TRUE(controlled.empty());
-  EXPECT_TRUE(store.calls().empty()) << store.server().describe_requests();
+  EXPECT_TRUE(store.calls().empty()) << store.describe_calls();
 }
 
 TEST(EnvPlugin, DeleteLeavesAForeignValueUnderTheMarkKey) {
   testing::ObjectStore store;
-  kube::Client client(store.config());
   const Job job = make_job("job1", {make_task("w", 1)});
   std::map<std::string, std::string> controlled{{"plugin-env", "other"}};
-  kube::ClientObjectWriter writer(client);
-  PluginEnv env{writer, job, controlled};
+  PluginEnv env{store.api(), job, controlled};
   EnvPlugin plugin({});
   ASSERT_EQ(plugin.on_job_delete(env), "");
   EXPECT_EQ(controlled.at("plugin-env"), "other");

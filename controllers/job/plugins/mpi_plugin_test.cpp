@@ -60,11 +60,9 @@ TEST(MpiPlugin, MasterOfJobWithoutWorkerTaskIsLeftUnchanged) {
 
 TEST(MpiPlugin, MarkOnlyJobHooks) {
   testing::ObjectStore store;
-  kube::Client client(store.config());
   const Job job = make_job("mpi", {make_task("master", 1)});
   std::map<std::string, std::string> controlled;
-  kube::ClientObjectWriter writer(client);
-  PluginEnv env{writer, job, controlled};
+  PluginEnv env{store.api(), job, controlled};
   MpiPlugin plugin({});
   ASSERT_EQ(plugin.on_job_add(env), "");
   EXPECT_EQ(controlled.at("plugin-mpi"), "mpi");

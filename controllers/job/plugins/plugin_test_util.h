@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/testing/fake_apiserver.h"
+#include "common/testing/memory_api.h"
 #include "controllers/job/model/job.h"
 
 namespace vc::controllers::job::plugins::testing {
@@ -93,89 +93,103 @@ inline json controller_ref(const Job& job) {
           {"blockOwnerDeletion", true}};
 }
 
-// An in-memory API server for namespaced core/v1 and networking.k8s.io/v1 objects: GET, POST
-// (AlreadyExists on a duplicate), PUT (Conflict on a stale resourceVersion) and DELETE (NotFound
-// when absent). fail(method, path, status, reason) scripts an error for one path.
+// The objects the plugins create, addressed by API path ("/api/v1/namespaces/ns1/services/job1")
+// as the plugin tests assert them: a view over testing::MemoryApi (GET, POST with AlreadyExists,
+// PUT with Conflict on a stale resourceVersion, DELETE with NotFound), which the plugins write
+// through as their ObjectWriter (api()). fail(method, path, status, reason) scripts an error for
+// one call; calls() lists the calls as "METHOD path".
 class ObjectStore {
  public:
-  ObjectStore() {
-    for (const char* prefix : {"/api/v1/namespaces/", "/apis/networking.k8s.io/v1/namespaces/"}) {
-      server_.handle_prefix("*", prefix,
-                            [this](const vc::testing::Request& r) { return serve(r); });
-    }
-  }
+  vc::kube::ObjectWriter& api() { return memory_; }
 
-  vc::kube::Config config() const { return server_.config(); }
-  vc::testing::FakeApiServer& server() { return server_; }
-
-  // path: "/api/v1/namespaces/ns1/configmaps/job-svc".
-  bool has(const std::string& path) const {
-    std::lock_guard lock(mu_);
-    return objects_.count(path) > 0;
-  }
+  bool has(const std::string& path) const { return get(path) != json(); }
   json get(const std::string& path) const {
-    std::lock_guard lock(mu_);
-    auto it = objects_.find(path);
-    return it == objects_.end() ? json() : it->second;
+    const Address a = address(path);
+    return memory_.find(*a.resource, a.key).value_or(json());
   }
   void put(const std::string& path, json object) {
-    std::lock_guard lock(mu_);
-    object["metadata"]["resourceVersion"] = std::to_string(++version_);
-    objects_[path] = std::move(object);
+    const Address a = address(path);
+    object["metadata"]["namespace"] = a.ns;
+    memory_.put(*a.resource, std::move(object));
   }
   void fail(const std::string& method, const std::string& path, int status, std::string reason) {
-    std::lock_guard lock(mu_);
-    failures_[method + " " + path] = {status, std::move(reason)};
+    const bool collection = method == "POST";
+    const Address a = collection ? address(path + "/*") : address(path);
+    vc::kube::ApiError e;
+    e.kind = vc::kube::ErrorKind::Other;
+    if (status == 403) e.kind = vc::kube::ErrorKind::Forbidden;
+    if (status == 404) e.kind = vc::kube::ErrorKind::NotFound;
+    if (status == 409) e.kind = vc::kube::ErrorKind::Conflict;
+    e.http_status = status;
+    e.reason = reason;
+    e.message = "scripted failure";
+    // A POST names no object: the failure applies to whatever is created in the collection.
+    memory_.fail_next(verb_of(method), *a.resource, collection ? a.ns + "/*" : a.key, std::move(e));
   }
-  // "POST /api/v1/namespaces/ns1/services" etc., in order, without the query string.
+  // "POST /api/v1/namespaces/ns1/services", "GET <object path>", ... in order.
   std::vector<std::string> calls() const {
     std::vector<std::string> out;
-    for (const auto& r : server_.requests()) out.push_back(r.method + " " + r.path);
+    for (const auto& c : memory_.calls()) {
+      const vc::kube::Resource& r = resource(c.resource);
+      const auto slash = c.key.find('/');
+      const std::string ns = c.key.substr(0, slash);
+      const std::string name = c.key.substr(slash + 1);
+      if (c.verb == "create") {
+        out.push_back("POST " + r.path(ns));
+      } else {
+        out.push_back(method_of(c.verb) + " " + r.path(ns, name));
+      }
+    }
     return out;
   }
-  void clear_calls() { server_.clear_requests(); }
+  std::string describe_calls() const {
+    std::string out;
+    for (const auto& c : calls()) out += c + "\n";
+    return out;
+  }
+  void clear_calls() { memory_.clear_calls(); }
 
  private:
-  vc::testing::Reply serve(const vc::testing::Request& r) {
-    using vc::testing::Response;
-    std::lock_guard lock(mu_);
-    if (auto f = failures_.find(r.method + " " + r.path); f != failures_.end()) {
-      return Response::error(f->second.first, f->second.second, "scripted failure");
+  struct Address {
+    const vc::kube::Resource* resource;
+    std::string ns;
+    std::string key;  // "ns/name"
+  };
+  static const vc::kube::Resource& resource(const std::string& plural) {
+    for (const vc::kube::Resource* r :
+         {&vc::kube::resources::services, &vc::kube::resources::configmaps,
+          &vc::kube::resources::secrets, &vc::kube::resources::networkpolicies}) {
+      if (r->plural == plural) return *r;
     }
-    if (r.method == "POST") {
-      json body = r.json();
-      const std::string path = r.path + "/" + body["metadata"]["name"].get<std::string>();
-      if (objects_.count(path) > 0) return Response::error(409, "AlreadyExists", "exists");
-      body["metadata"]["resourceVersion"] = std::to_string(++version_);
-      objects_[path] = body;
-      return Response::json(201, body);
-    }
-    auto it = objects_.find(r.path);
-    if (it == objects_.end()) return Response::error(404, "NotFound", r.path + " not found");
-    if (r.method == "GET") return Response::json(200, it->second);
-    if (r.method == "DELETE") {
-      objects_.erase(it);
-      return Response::json(200, {{"kind", "Status"}, {"status", "Success"}});
-    }
-    if (r.method == "PUT") {
-      json body = r.json();
-      if (body["metadata"].value("resourceVersion", "") !=
-          it->second["metadata"].value("resourceVersion", "")) {
-        return Response::error(409, "Conflict", "the object has been modified");
-      }
-      body["metadata"]["resourceVersion"] = std::to_string(++version_);
-      it->second = body;
-      return Response::json(200, body);
-    }
-    return Response::error(405, "MethodNotAllowed", r.method);
+    throw std::invalid_argument("ObjectStore: no resource " + plural);
+  }
+  // ".../namespaces/<ns>/<plural>/<name>"
+  static Address address(const std::string& path) {
+    const auto at = path.find("/namespaces/");
+    if (at == std::string::npos) throw std::invalid_argument("ObjectStore: bad path " + path);
+    std::string rest = path.substr(at + 12);
+    const std::string ns = rest.substr(0, rest.find('/'));
+    rest = rest.substr(ns.size() + 1);
+    const std::string plural = rest.substr(0, rest.find('/'));
+    const std::string name = rest.substr(plural.size() + 1);
+    const vc::kube::Resource& r = resource(plural);
+    return {&r, ns, ns + "/" + name};
+  }
+  static std::string verb_of(const std::string& method) {
+    if (method == "GET") return "get";
+    if (method == "PUT") return "update";
+    if (method == "DELETE") return "delete";
+    return "create";
+  }
+  static std::string method_of(const std::string& verb) {
+    if (verb == "get") return "GET";
+    if (verb == "update") return "PUT";
+    if (verb == "delete") return "DELETE";
+    if (verb == "patch") return "PATCH";
+    return "POST";
   }
 
-  mutable std::mutex mu_;
-  std::map<std::string, json> objects_;
-  std::map<std::string, std::pair<int, std::string>> failures_;
-  int version_ = 0;
-  // Last: destroyed first, so no handler runs once the maps are gone.
-  vc::testing::FakeApiServer server_;
+  vc::testing::MemoryApi memory_;
 };
 
 }  // namespace vc::controllers::job::plugins::testing

@@ -127,11 +127,9 @@ TEST(PytorchPlugin, WorkerWithNonNumericIndexFails) {
 
 TEST(PytorchPlugin, MarkOnlyJobHooks) {
   testing::ObjectStore store;
-  kube::Client client(store.config());
   const Job job = pytorch_job();
   std::map<std::string, std::string> controlled;
-  kube::ClientObjectWriter writer(client);
-  PluginEnv env{writer, job, controlled};
+  PluginEnv env{store.api(), job, controlled};
   PytorchPlugin plugin({});
   ASSERT_EQ(plugin.on_job_add(env), "");
   EXPECT_EQ(controlled.at("plugin-pytorch"), "pytorch");

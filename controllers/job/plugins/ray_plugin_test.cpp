@@ -70,11 +70,9 @@ TEST(RayPlugin, JobWithoutHeadTaskFailsPodCreation) {
 
 TEST(RayPlugin, JobAddCreatesHeadServiceAndDeleteRemovesIt) {
   testing::ObjectStore store;
-  kube::Client client(store.config());
   const Job job = ray_job();
   std::map<std::string, std::string> controlled;
-  kube::ClientObjectWriter writer(client);
-  PluginEnv env{writer, job, controlled};
+  PluginEnv env{store.api(), job, controlled};
   RayPlugin plugin({"--dashboardPort=9000"});
   ASSERT_EQ(plugin.on_job_add(env), "");
   EXPECT_EQ(controlled.at("plugin-ray"), "ray");
@@ -109,13 +107,11 @@ TEST(RayPlugin, JobAddCreatesHeadServiceAndDeleteRemovesIt) {
 
 TEST(RayPlugin, ExistingServiceIsKeptAndCreateRaceIsFine) {
   testing::ObjectStore store;
-  kube::Client client(store.config());
   const Job job = ray_job();
   store.put(kSvcPath,
             {{"metadata", {{"name", "ray1-head-svc"}}}, {"spec", {{"type", "NodePort"}}}});
   std::map<std::string, std::string> controlled;
-  kube::ClientObjectWriter writer(client);
-  PluginEnv env{writer, job, controlled};
+  PluginEnv env{store.api(), job, controlled};
   RayPlugin plugin({});
   ASSERT_EQ(plugin.on_job_add(env), "");
   EXPECT_EQ(store.get(kSvcPath)["spec"]["type"], "NodePort");
@@ -124,12 +120,10 @@ TEST(RayPlugin, ExistingServiceIsKeptAndCreateRaceIsFine) {
 
 TEST(RayPlugin, DeleteErrorIsReturnedAndMarkKept) {
   testing::ObjectStore store;
-  kube::Client client(store.config());
   const Job job = ray_job();
   store.fail("DELETE", kSvcPath, 403, "Forbidden");
   std::map<std::string, std::string> controlled{{"plugin-ray", "ray"}};
-  kube::ClientObjectWriter writer(client);
-  PluginEnv env{writer, job, controlled};
+  PluginEnv env{store.api(), job, controlled};
   RayPlugin plugin({});
   EXPECT_NE(plugin.on_job_delete(env), "");
   EXPECT_EQ(controlled.at("plugin-ray"), "ray");

@@ -150,11 +150,9 @@ TEST(SshPlugin, NonRootKeyPathUses0644) {
 
 TEST(SshPlugin, JobAddCreatesSecretWithGeneratedKeysAndMarks) {
   testing::ObjectStore store;
-  kube::Client client(store.config());
   const Job job = make_job("job1", {make_task("worker", 2)});
   std::map<std::string, std::string> controlled;
-  kube::ClientObjectWriter writer(client);
-  PluginEnv env{writer, job, controlled};
+  PluginEnv env{store.api(), job, controlled};
   SshPlugin plugin({"--ssh-port=70000"});  // invalid: falls back to 22
   ASSERT_EQ(plugin.on_job_add(env), "");
   EXPECT_EQ(controlled, (std::map<std::string, std::string>{{"plugin-ssh", "ssh"}}));
@@ -172,11 +170,9 @@ TEST(SshPlugin, JobAddCreatesSecretWithGeneratedKeysAndMarks) {
 
 TEST(SshPlugin, JobAddUsesUserKeys) {
   testing::ObjectStore store;
-  kube::Client client(store.config());
   const Job job = make_job("job1", {make_task("worker", 1)});
   std::map<std::string, std::string> controlled;
-  kube::ClientObjectWriter writer(client);
-  PluginEnv env{writer, job, controlled};
+  PluginEnv env{store.api(), job, controlled};
   SshPlugin plugin({"--ssh-private-key=PRIVATE", "--ssh-public-key=ssh-rsa AAAA user@host"});
   ASSERT_EQ(plugin.on_job_add(env), "");
   const json data = store.get(kSecretPath)["data"];
@@ -187,15 +183,13 @@ TEST(SshPlugin, JobAddUsesUserKeys) {
 
 TEST(SshPlugin, ExistingSecretWithSameConfigKeepsItsKeys) {
   testing::ObjectStore store;
-  kube::Client client(store.config());
   const Job job = make_job("job1", {make_task("worker", 2)});
   store.put(kSecretPath,
             {{"metadata", {{"name", "job1-ssh"}, {"namespace", "ns1"}}},
              {"data",
               {{"id_rsa", base64_encode("OLD")}, {"config", base64_encode(ssh_config(job, 22))}}}});
   std::map<std::string, std::string> controlled;
-  kube::ClientObjectWriter writer(client);
-  PluginEnv env{writer, job, controlled};
+  PluginEnv env{store.api(), job, controlled};
   SshPlugin plugin({});
   ASSERT_EQ(plugin.on_job_add(env), "");
   EXPECT_EQ(store.calls(), (std::vector<std::string>{"GET " + std::string(kSecretPath)}));
@@ -205,14 +199,12 @@ TEST(SshPlugin, ExistingSecretWithSameConfigKeepsItsKeys) {
 
 TEST(SshPlugin, ExistingSecretWithOtherConfigIsRewritten) {
   testing::ObjectStore store;
-  kube::Client client(store.config());
   const Job job = make_job("job1", {make_task("worker", 3)});
   store.put(kSecretPath, {{"metadata", {{"name", "job1-ssh"}, {"namespace", "ns1"}}},
                           {"type", "Opaque"},
                           {"data", {{"id_rsa", base64_encode("OLD")}, {"config", "b2xk"}}}});
   std::map<std::string, std::string> controlled;
-  kube::ClientObjectWriter writer(client);
-  PluginEnv env{writer, job, controlled};
+  PluginEnv env{store.api(), job, controlled};
   SshPlugin plugin({"--ssh-private-key=NEW", "--ssh-public-key=PUB"});
   ASSERT_EQ(plugin.on_job_add(env), "");
   const json data = store.get(kSecretPath)["data"];
@@ -222,12 +214,10 @@ TEST(SshPlugin, ExistingSecretWithOtherConfigIsRewritten) {
 
 TEST(SshPlugin, SecretErrorsAreWrappedAndLeaveTheJobUnmarked) {
   testing::ObjectStore store;
-  kube::Client client(store.config());
   const Job job = make_job("job1", {make_task("worker", 1)});
   store.fail("POST", "/api/v1/namespaces/ns1/secrets", 403, "Forbidden");
   std::map<std::string, std::string> controlled;
-  kube::ClientObjectWriter writer(client);
-  PluginEnv env{writer, job, controlled};
+  PluginEnv env{store.api(), job, controlled};
   SshPlugin plugin({"--ssh-private-key=K"});
   const std::string error = plugin.on_job_add(env);
   EXPECT_EQ(error.rfind("create secret for job <ns1/job1> with ssh plugin failed for ", 0), 0u)
@@ -237,12 +227,10 @@ TEST(SshPlugin, SecretErrorsAreWrappedAndLeaveTheJobUnmarked) {
 
 TEST(SshPlugin, JobDeleteRemovesSecretAndMarkAndToleratesNotFound) {
   testing::ObjectStore store;
-  kube::Client client(store.config());
   const Job job = make_job("job1", {make_task("worker", 1)});
   store.put(kSecretPath, {{"metadata", {{"name", "job1-ssh"}}}});
   std::map<std::string, std::string> controlled{{"plugin-ssh", "ssh"}};
-  kube::ClientObjectWriter writer(client);
-  PluginEnv env{writer, job, controlled};
+  PluginEnv env{store.api(), job, controlled};
   SshPlugin plugin({});
   ASSERT_EQ(plugin.on_job_delete(env), "");
   EXPECT_FALSE(store.has(kSecretPath));

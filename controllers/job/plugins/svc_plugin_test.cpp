@@ -83,11 +83,9 @@ TEST(SvcPlugin, ParsesItsBoolArguments) {
 
 TEST(SvcPlugin, JobAddCreatesConfigMapHeadlessServiceAndNetworkPolicyOwnedByTheJob) {
   testing::ObjectStore store;
-  kube::Client client(store.config());
   const Job job = two_task_job();
   std::map<std::string, std::string> controlled;
-  kube::ClientObjectWriter writer(client);
-  PluginEnv env{writer, job, controlled};
+  PluginEnv env{store.api(), job, controlled};
   SvcPlugin plugin({"--publish-not-ready-addresses"});
   ASSERT_EQ(plugin.on_job_add(env), "");
   EXPECT_EQ(controlled, (std::map<std::string, std::string>{{"plugin-svc", "svc"}}));
@@ -116,23 +114,19 @@ TEST(SvcPlugin, JobAddCreatesConfigMapHeadlessServiceAndNetworkPolicyOwnedByTheJ
 
 TEST(SvcPlugin, JobAddWhenMarkedDoesNothing) {
   testing::ObjectStore store;
-  kube::Client client(store.config());
   const Job job = two_task_job();
   std::map<std::string, std::string> controlled{{"plugin-svc", "svc"}};
-  kube::ClientObjectWriter writer(client);
-  PluginEnv env{writer, job, controlled};
+  PluginEnv env{store.api(), job, controlled};
   SvcPlugin plugin({});
   ASSERT_EQ(plugin.on_job_add(env), "");
-  EXPECT_TRUE(store.calls().empty()) << store.server().describe_requests();
+  EXPECT_TRUE(store.calls().empty()) << store.describe_calls();
 }
 
 TEST(SvcPlugin, DisabledNetworkPolicyIsNeitherCreatedNorDeleted) {
   testing::ObjectStore store;
-  kube::Client client(store.config());
   const Job job = two_task_job();
   std::map<std::string, std::string> controlled;
-  kube::ClientObjectWriter writer(client);
-  PluginEnv env{writer, job, controlled};
+  PluginEnv env{store.api(), job, controlled};
   SvcPlugin plugin({"--disable-network-policy"});
   ASSERT_EQ(plugin.on_job_add(env), "");
   EXPECT_FALSE(store.has(kNpPath));
@@ -146,15 +140,13 @@ TEST(SvcPlugin, DisabledNetworkPolicyIsNeitherCreatedNorDeleted) {
 
 TEST(SvcPlugin, ExistingServiceAndPolicyAreLeftAloneAndStaleConfigMapIsUpdated) {
   testing::ObjectStore store;
-  kube::Client client(store.config());
   const Job job = two_task_job();
   store.put(kCmPath, {{"metadata", {{"name", "job1-svc"}, {"namespace", "ns1"}}},
                       {"data", {{"VC_WORKER_NUM", "1"}}}});
   store.put(kSvcPath, {{"metadata", {{"name", "job1"}}}, {"spec", {{"clusterIP", "10.0.0.1"}}}});
   store.put(kNpPath, {{"metadata", {{"name", "job1"}}}, {"spec", json::object()}});
   std::map<std::string, std::string> controlled;
-  kube::ClientObjectWriter writer(client);
-  PluginEnv env{writer, job, controlled};
+  PluginEnv env{store.api(), job, controlled};
   SvcPlugin plugin({});
   ASSERT_EQ(plugin.on_job_add(env), "");
   EXPECT_EQ(store.calls(), (std::vector<std::string>{
@@ -167,11 +159,9 @@ TEST(SvcPlugin, ExistingServiceAndPolicyAreLeftAloneAndStaleConfigMapIsUpdated) 
 
 TEST(SvcPlugin, JobUpdateRewritesConfigMapOnlyWhenDataDiffers) {
   testing::ObjectStore store;
-  kube::Client client(store.config());
   Job job = two_task_job();
   std::map<std::string, std::string> controlled;
-  kube::ClientObjectWriter writer(client);
-  PluginEnv env{writer, job, controlled};
+  PluginEnv env{store.api(), job, controlled};
   SvcPlugin plugin({});
   ASSERT_EQ(plugin.on_job_update(env), "");  // recreates a missing ConfigMap
   ASSERT_TRUE(store.has(kCmPath));
@@ -187,11 +177,9 @@ TEST(SvcPlugin, JobUpdateRewritesConfigMapOnlyWhenDataDiffers) {
 
 TEST(SvcPlugin, JobDeleteRemovesObjectsAndMarkAndToleratesMissingOnes) {
   testing::ObjectStore store;
-  kube::Client client(store.config());
   const Job job = two_task_job();
   std::map<std::string, std::string> controlled;
-  kube::ClientObjectWriter writer(client);
-  PluginEnv env{writer, job, controlled};
+  PluginEnv env{store.api(), job, controlled};
   SvcPlugin plugin({});
   ASSERT_EQ(plugin.on_job_add(env), "");
   ASSERT_EQ(plugin.on_job_delete(env), "");
@@ -207,11 +195,9 @@ TEST(SvcPlugin, JobDeleteRemovesObjectsAndMarkAndToleratesMissingOnes) {
 
 TEST(SvcPlugin, JobDeleteWithoutMarkDoesNothing) {
   testing::ObjectStore store;
-  kube::Client client(store.config());
   const Job job = two_task_job();
   std::map<std::string, std::string> controlled;
-  kube::ClientObjectWriter writer(client);
-  PluginEnv env{writer, job, controlled};
+  PluginEnv env{store.api(), job, controlled};
   SvcPlugin plugin({});
   ASSERT_EQ(plugin.on_job_delete(env), "");
   EXPECT_TRUE(store.calls().empty());
@@ -219,11 +205,9 @@ TEST(SvcPlugin, JobDeleteWithoutMarkDoesNothing) {
 
 TEST(SvcPlugin, ApiErrorsAreReturnedAndKeepTheMarkForRetry) {
   testing::ObjectStore store;
-  kube::Client client(store.config());
   const Job job = two_task_job();
   std::map<std::string, std::string> controlled{{"plugin-svc", "svc"}};
-  kube::ClientObjectWriter writer(client);
-  PluginEnv env{writer, job, controlled};
+  PluginEnv env{store.api(), job, controlled};
   store.fail("DELETE", kSvcPath, 403, "Forbidden");
   SvcPlugin plugin({});
   const std::string error = plugin.on_job_delete(env);
@@ -231,7 +215,7 @@ TEST(SvcPlugin, ApiErrorsAreReturnedAndKeepTheMarkForRetry) {
   EXPECT_EQ(controlled.at("plugin-svc"), "svc");
 
   std::map<std::string, std::string> fresh;
-  PluginEnv add_env{writer, job, fresh};
+  PluginEnv add_env{store.api(), job, fresh};
   store.fail("GET", kCmPath, 403, "Forbidden");
   EXPECT_NE(plugin.on_job_add(add_env), "");
   EXPECT_TRUE(fresh.empty());
