@@ -1,6 +1,7 @@
-// Every answer of Go's own strconv, time, encoding/json, regexp and sigs.k8s.io/yaml that
-// golden/main.go recorded for its table of inputs, compared with ours. The build runs the Go
-// program (common/CMakeLists.txt) and passes the path of its output as VC_GO_GOLDEN.
+// Every answer of Go's own strconv, time, encoding/json (floats, strings), regexp and
+// sigs.k8s.io/yaml that golden/main.go recorded for its table of inputs, compared with ours. The
+// build runs the Go program (common/CMakeLists.txt) and passes the path of its output as
+// VC_GO_GOLDEN.
 
 #include <bit>
 #include <cmath>
@@ -13,6 +14,7 @@
 
 #include "common/go/duration.h"
 #include "common/go/json_float.h"
+#include "common/go/json_marshal.h"
 #include "common/go/regexp.h"
 #include "common/go/strconv.h"
 #include "common/go/yaml_scalar.h"
@@ -115,6 +117,29 @@ TEST(Golden, JsonFloatMatchesEncodingJson) {
   for (const json& r : table("json_float")) {
     EXPECT_EQ(format_json_float(from_bits(r["bits"])), r["out"].get<std::string>())
         << "bits " << r["bits"];
+  }
+}
+
+TEST(Golden, JsonStringsAndKeysMatchEncodingJson) {
+  for (const json& r : table("json_string")) {
+    const std::string in = unhex(r["in_hex"]);
+    EXPECT_EQ(marshal_json(json(in)), unhex(r["out_hex"])) << "input hex " << r["in_hex"];
+    EXPECT_EQ(marshal_json(json{{in, 1}}), unhex(r["key_hex"])) << "key hex " << r["in_hex"];
+  }
+}
+
+TEST(Golden, JsonFloatValuesMatchEncodingJson) {
+  for (const json& r : table("json_float")) {
+    EXPECT_EQ(marshal_json(json(from_bits(r["bits"]))), r["out"].get<std::string>())
+        << "bits " << r["bits"];
+  }
+}
+
+TEST(Golden, RandomDocumentsRoundTripToGosBytes) {
+  // Each is Go's encoding of a random document: parsed and written again, the bytes must be Go's.
+  for (const json& r : table("json_doc")) {
+    const std::string go_text = r["out"];
+    EXPECT_EQ(marshal_json(json::parse(go_text)), go_text);
   }
 }
 

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/go/short_escape.h"
 #include "common/go/unicode.h"
 #include "common/go/utf8.h"
 
@@ -333,40 +334,12 @@ std::string quote(std::string_view s) {
     const std::uint32_t r = decode_rune(s.substr(i, n));
     if (n == 1) {
       const char c = s[i];
-      switch (c) {
-        case '"':
-          out += "\\\"";
-          break;
-        case '\\':
-          out += "\\\\";
-          break;
-        case '\a':
-          out += "\\a";
-          break;
-        case '\b':
-          out += "\\b";
-          break;
-        case '\f':
-          out += "\\f";
-          break;
-        case '\n':
-          out += "\\n";
-          break;
-        case '\r':
-          out += "\\r";
-          break;
-        case '\t':
-          out += "\\t";
-          break;
-        case '\v':
-          out += "\\v";
-          break;
-        default:
-          if (r < 0x20 || r == 0x7F) {
-            hex_escape('x', r, 2);
-          } else {
-            out += c;
-          }
+      if (const char* e = short_escape(static_cast<unsigned char>(c), true)) {
+        out += e;
+      } else if (r < 0x20 || r == 0x7F) {
+        hex_escape('x', r, 2);
+      } else {
+        out += c;
       }
     } else if (is_print(r)) {
       out.append(s.substr(i, n));

@@ -70,7 +70,7 @@ BadValue BadValue::boolean(bool v) {
   return {v ? "true" : "false"};
 }
 BadValue BadValue::json_value(const nlohmann::json& v) {
-  return {go_json(v)};
+  return {go::marshal_json(v)};
 }
 
 namespace {

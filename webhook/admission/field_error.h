@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/api/label_validation.h"
-#include "webhook/admission/go_json.h"  // go_json, used with field errors everywhere
+#include "common/go/json_marshal.h"  // marshal_json, used with field errors everywhere
 
 namespace vc::webhook {
 

@@ -60,19 +60,20 @@ TEST(FieldError, PathsOfAnyLengthCopyAndAssign) {
 TEST(FieldError, JsonValuesAreHtmlEscapedLikeGo) {
   auto e = invalid(FieldPath("x"), BadValue::json_value("<a&b>"), "");
   EXPECT_EQ(e.message(), "x: Invalid value: \"\\u003ca\\u0026b\\u003e\"");
-  EXPECT_EQ(go_json(nlohmann::json::array()), "[]");
-  EXPECT_EQ(go_json(nullptr), "null");
+  EXPECT_EQ(go::marshal_json(nlohmann::json::array()), "[]");
+  EXPECT_EQ(go::marshal_json(nullptr), "null");
 }
 
 TEST(FieldError, GoJsonEscapesLineSeparatorsAndKeepsOtherText) {
   // U+2028 and U+2029 are escaped; other characters starting with byte 0xe2 (the euro sign
-  // E2 82 AC, a lone E2 at the end) pass through, as do runs between and after escapes.
-  EXPECT_EQ(go_json("a\u2028b\u2029c"), "\"a\\u2028b\\u2029c\"");
-  EXPECT_EQ(go_json("\u20ac<<&>\u2028"), "\"\u20ac\\u003c\\u003c\\u0026\\u003e\\u2028\"");
-  EXPECT_EQ(go_json(nlohmann::json{{"k<", "plain text"}}), "{\"k\\u003c\":\"plain text\"}");
-  EXPECT_EQ(go_json("no specials at all"), "\"no specials at all\"");
-  // A truncated sequence at the very end is replaced by dump() before it gets here.
-  EXPECT_EQ(go_json(std::string("x\xe2\x80")), "\"x\xef\xbf\xbd\"");
+  // E2 82 AC) pass through, as do runs between and after escapes.
+  EXPECT_EQ(go::marshal_json("a\u2028b\u2029c"), "\"a\\u2028b\\u2029c\"");
+  EXPECT_EQ(go::marshal_json("\u20ac<<&>\u2028"), "\"\u20ac\\u003c\\u003c\\u0026\\u003e\\u2028\"");
+  EXPECT_EQ(go::marshal_json(nlohmann::json{{"k<", "plain text"}}),
+            "{\"k\\u003c\":\"plain text\"}");
+  EXPECT_EQ(go::marshal_json("no specials at all"), "\"no specials at all\"");
+  // A truncated sequence: each of its bytes becomes \ufffd, as in Go.
+  EXPECT_EQ(go::marshal_json(std::string("x\xe2\x80")), "\"x\\ufffd\\ufffd\"");
 }
 
 TEST(FieldErrorList, AggregateDeduplicatesAndBracketsSeveral) {

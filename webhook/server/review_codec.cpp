@@ -128,7 +128,7 @@ std::string decode_request(json& request, AdmissionRequest& out) {
 std::string check_type_field(json& review, const char* key, std::string_view want) {
   json* v = present(review, key);
   if (v == nullptr || (v->is_string() && v->get_ref<const std::string&>() == want)) return {};
-  return std::string(key) + " must be " + std::string(want) + ", got " + go_json(*v);
+  return std::string(key) + " must be " + std::string(want) + ", got " + go::marshal_json(*v);
 }
 
 // What the parser checks but does not build, since no admit rule reads it:
@@ -198,7 +198,7 @@ std::string encode_review(std::string_view uid, const AdmissionResponse& respons
   std::string out;
   out.reserve(256 + response.message.size());
   out += R"({"kind":"AdmissionReview","apiVersion":"admission.k8s.io/v1","response":{"uid":)";
-  out += go_json(json(std::string(uid)));
+  out += go::marshal_json(json(std::string(uid)));
   out += response.allowed ? R"(,"allowed":true)" : R"(,"allowed":false)";
   if (!response.allowed) {
     // metav1.Status: ListMeta is a non-pointer struct, so "metadata":{} is always written;
@@ -206,18 +206,18 @@ std::string encode_review(std::string_view uid, const AdmissionResponse& respons
     out += R"(,"status":{"metadata":{})";
     if (!response.message.empty()) {
       out += R"(,"message":)";
-      out += go_json(json(response.message));
+      out += go::marshal_json(json(response.message));
     }
     out += '}';
   }
   if (patch.is_array() && !patch.empty()) {
     out += R"(,"patch":")";
-    out += base64_encode(go_json(patch));
+    out += base64_encode(go::marshal_json(patch));
     out += R"(","patchType":"JSONPatch")";
   }
   if (!response.warnings.empty()) {
     out += R"(,"warnings":)";
-    out += go_json(json(response.warnings));
+    out += go::marshal_json(json(response.warnings));
   }
   out += "}}";
   return out;

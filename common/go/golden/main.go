@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/rand"
 	"os"
 	"regexp"
 	"strconv"
@@ -100,6 +101,14 @@ var regexpInputs = []string{
 	"^$", "a{,5}", "\\C", "[^\\x00-\\x{10FFFF}]", "\xff", "(?P=n)", "a++", "\\b\\B\\A\\z",
 }
 
+// Strings for encoding/json's escaping, beyond quoteInputs: HTML-significant bytes, every
+// control character class, invalid UTF-8 in several shapes.
+var jsonStrings = []string{
+	"<script>&amp;</script>", "a\u2028b\u2029c\u20ac\u2027\u202a", "\xe2", "x\xe2\x80",
+	"\xe2\x80\xa8\xe2", "quote \" and backslash \\ and slash /", "\x01\x02\x07\b\t\n\x0b\f\r\x0e\x1f",
+	"nul\x00inside", "\xc0\xaf", "ab\xc3", "\xf0\x9f\x98", "ok\xffok", "\x80\x80", "caf\xc3\xa9 \xf0\x9f\x98\x80",
+}
+
 // Plain scalars (as the value of a one-key map) and one-key documents with other shapes.
 var yamlScalars = []string{
 	"y", "Yes", "on", "OFF", "n", "true", "False", "~", "null", "", "1", "-1", "+1", "0x1F", "0o17",
@@ -108,6 +117,51 @@ var yamlScalars = []string{
 	"1e-400", ".inf", "-.Inf", ".nan", "2024-01-02", "12:30", "abc", "1.2.3", "0x", "+",
 	"0.1e1_0", "1_2.5", "-9223372036854775809", "1e1_0", "'quoted'", "\"1\"", "!!str 1", "!!int \"1\"", "!!float 1", "!!bool yes",
 	"!!int abc", "!!binary aGVsbG8=", "!!null ~", "1e21", "1e-7", "123456789.125",
+}
+
+// Random documents over a string alphabet heavy in the bytes that need care, with numbers of
+// every JSON kind; the seed is fixed, so the table is the same on every build.
+func randomDoc(r *rand.Rand, depth int) any {
+	pieces := []string{"a", "Z", "0", " ", "\"", "\\", "/", "<", ">", "&", "\n", "\t", "\x01", "\x1f",
+		"\x7f", "\xc3\xa9", "\xe2\x82\xac", "\xe2\x80\xa8", "\xe2\x80\xa9", "\xf0\x9f\x98\x80",
+		"long run of plain ascii text "}
+	text := func() string {
+		s := ""
+		for i := r.Intn(8); i > 0; i-- {
+			s += pieces[r.Intn(len(pieces))]
+		}
+		return s
+	}
+	n := 8
+	if depth > 4 {
+		n = 6
+	}
+	switch r.Intn(n) {
+	case 0:
+		return nil
+	case 1:
+		return r.Intn(2) == 0
+	case 2:
+		return r.Int63() - r.Int63()
+	case 3:
+		return r.Uint64()
+	case 4:
+		return math.Ldexp(float64(r.Int63n(4e9))-2e9, r.Intn(80)-40)
+	case 5:
+		return text()
+	case 6:
+		a := []any{}
+		for i := r.Intn(5); i > 0; i-- {
+			a = append(a, randomDoc(r, depth+1))
+		}
+		return a
+	default:
+		o := map[string]any{}
+		for i := r.Intn(5); i > 0; i-- {
+			o[text()] = randomDoc(r, depth+1)
+		}
+		return o
+	}
 }
 
 func main() {
@@ -148,6 +202,19 @@ func main() {
 	}
 	for _, s := range quoteInputs {
 		add("quote", record{"in_hex": hex.EncodeToString([]byte(s)), "out_hex": hex.EncodeToString([]byte(strconv.Quote(s)))})
+	}
+	for _, s := range append(quoteInputs, jsonStrings...) {
+		v, _ := json.Marshal(s)
+		k, _ := json.Marshal(map[string]int{s: 1})
+		add("json_string", record{"in_hex": hex.EncodeToString([]byte(s)), "out_hex": hex.EncodeToString(v), "key_hex": hex.EncodeToString(k)})
+	}
+	rng := rand.New(rand.NewSource(20261201))
+	for i := 0; i < 2000; i++ {
+		b, err := json.Marshal(randomDoc(rng, 0))
+		if err != nil {
+			panic(err)
+		}
+		add("json_doc", record{"out": string(b)})
 	}
 	for _, s := range durationInputs {
 		d, err := time.ParseDuration(s)

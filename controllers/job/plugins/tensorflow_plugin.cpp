@@ -2,53 +2,19 @@
 
 #include <cstdio>
 
+#include "common/go/json_marshal.h"
 #include "controllers/job/plugins/plugin_support.h"
 
 namespace vc::controllers::job::plugins {
 
 using nlohmann::json;
 
-std::string go_json_string(std::string_view s) {
-  std::string out = "\"";
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        continue;
-      case '\\':
-        out += "\\\\";
-        continue;
-      case '\n':
-        out += "\\n";
-        continue;
-      case '\r':
-        out += "\\r";
-        continue;
-      case '\t':
-        out += "\\t";
-        continue;
-      default:
-        break;
-    }
-    // U+2028 and U+2029 (E2 80 A8/A9) are escaped by Go for JavaScript's sake.
-    if (c == 0xe2 && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
-        (static_cast<unsigned char>(s[i + 2]) == 0xa8 ||
-         static_cast<unsigned char>(s[i + 2]) == 0xa9)) {
-      out += static_cast<unsigned char>(s[i + 2]) == 0xa8 ? "\\u2028" : "\\u2029";
-      i += 2;
-      continue;
-    }
-    if (c < 0x20 || c == '<' || c == '>' || c == '&') {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-      continue;
-    }
-    out += static_cast<char>(c);
-  }
-  return out + "\"";
+namespace {
+// A JSON string literal as Go's encoding/json writes it.
+std::string json_string(const std::string& s) {
+  return go::marshal_json(json(s));
 }
+}  // namespace
 
 TensorflowPlugin::TensorflowPlugin(const std::vector<std::string>& args) {
   GoFlagSet flags;
@@ -96,15 +62,15 @@ std::string TensorflowPlugin::on_pod_create(json& pod, const Job& job) {
   for (int r = 0; r < 4; ++r) {
     if (role_hosts[r].empty()) continue;
     if (!cluster.empty()) cluster += ",";
-    cluster += go_json_string(role_keys[r]) + ":[";
+    cluster += json_string(role_keys[r]) + ":[";
     for (std::size_t i = 0; i < role_hosts[r].size(); ++i) {
       if (i > 0) cluster += ",";
-      cluster += go_json_string(role_hosts[r][i]);
+      cluster += json_string(role_hosts[r][i]);
     }
     cluster += "]";
   }
   const std::string tf_config = "{\"cluster\":{" + cluster +
-                                "},\"task\":{\"type\":" + go_json_string(type) +
+                                "},\"task\":{\"type\":" + json_string(type) +
                                 ",\"index\":" + std::to_string(*index) + "}}";
   for_each_container(pod, Containers::Regular,
                      [&](json& c) { append_to(c, "env", env_var("TF_CONFIG", tf_config)); });

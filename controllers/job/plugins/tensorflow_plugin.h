@@ -36,7 +36,4 @@ class TensorflowPlugin : public Plugin {
   std::int64_t port_ = 2222;
 };
 
-// A JSON string literal escaped as Go's encoding/json does (including <, >, & as \u003c...).
-std::string go_json_string(std::string_view s);
-
 }  // namespace vc::controllers::job::plugins

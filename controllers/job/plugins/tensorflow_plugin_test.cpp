@@ -67,11 +67,5 @@ TEST(TensorflowPlugin, SinglePodJobIsSkipped) {
   EXPECT_EQ(pod, before);
 }
 
-TEST(TensorflowPlugin, GoJsonStringEscapesLikeEncodingJson) {
-  EXPECT_EQ(go_json_string("a<b>&\"\\\n"), "\"a\\u003cb\\u003e\\u0026\\\"\\\\\\n\"");
-  EXPECT_EQ(go_json_string(std::string("\x01", 1)), "\"\\u0001\"");
-  EXPECT_EQ(go_json_string("\xe2\x80\xa8"), "\"\\u2028\"");
-}
-
 }  // namespace
 }  // namespace vc::controllers::job::plugins
