@@ -158,18 +158,12 @@ std::string JobSyncer::kill(const Job& job, KillPlan plan, StatusRule rule) {
       count_pod(status, task_name, pod.phase);
       return;
     }
-    if (pod.deletion_timestamp) {
-      std::lock_guard lock(mu);
-      ++status.terminating;
-      return;
-    }
-    auto removed = client_.remove(resources::pods, pod.namespace_, pod.name);
-    if (removed.ok() || removed.is(ErrorKind::NotFound)) deleted_.record(pod.uid);
+    std::optional<std::string> failed = delete_pod(pod);
     std::lock_guard lock(mu);
-    if (removed.ok() || removed.is(ErrorKind::NotFound)) {
+    if (!failed) {
       ++status.terminating;
     } else {
-      errors.push_back("failed to delete pod " + pod.name + ": " + removed.error().describe());
+      errors.push_back(std::move(*failed));
       count_pod(status, task_name, pod.phase);
     }
   });
@@ -523,25 +517,29 @@ std::string JobSyncer::create_pods(const Job& job, const std::vector<PodToCreate
   return {};
 }
 
+std::optional<std::string> JobSyncer::delete_pod(const views::PodView& pod) {
+  // Already going away: counted as terminating (Volcano sends another DELETE on every sync,
+  // with the same count).
+  if (pod.deletion_timestamp) return std::nullopt;
+  auto removed = client_.remove(resources::pods, pod.namespace_, pod.name);
+  if (removed.ok() || removed.is(ErrorKind::NotFound)) {
+    deleted_.record(pod.uid);
+    return std::nullopt;
+  }
+  return "failed to delete pod " + pod.name + ": " + removed.error().describe();
+}
+
 std::string JobSyncer::delete_pods(const Job& job, const std::vector<views::PodViewPtr>& pods,
                                    JobStatus& status) {
   std::mutex mu;
   std::vector<std::string> errors;
   pool_.parallel_for(pods.size(), options_.max_parallel_pod_calls, [&](std::size_t i) {
-    const views::PodView& pod = *pods[i];
-    if (pod.deletion_timestamp) {
-      // Already going away: Volcano sends another DELETE on every sync, with the same count.
-      std::lock_guard lock(mu);
-      ++status.terminating;
-      return;
-    }
-    auto removed = client_.remove(resources::pods, pod.namespace_, pod.name);
-    if (removed.ok() || removed.is(ErrorKind::NotFound)) deleted_.record(pod.uid);
+    std::optional<std::string> failed = delete_pod(*pods[i]);
     std::lock_guard lock(mu);
-    if (removed.ok() || removed.is(ErrorKind::NotFound)) {
+    if (!failed) {
       ++status.terminating;
     } else {
-      errors.push_back("failed to delete pod " + pod.name + ": " + removed.error().describe());
+      errors.push_back(std::move(*failed));
     }
   });
   if (!errors.empty()) {

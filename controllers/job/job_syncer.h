@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -95,6 +96,9 @@ class JobSyncer {
                           JobStatus& status);
   std::string delete_pods(const Job& job, const std::vector<views::PodViewPtr>& pods,
                           JobStatus& status);
+  // Deletes one pod; nullopt when it is terminating now (a pod already going away is only
+  // counted), else why the delete failed.
+  std::optional<std::string> delete_pod(const views::PodView& pod);
   void report_podgroup_pending(const Job& job, const views::PodGroupView& pg);
 
   // PUT .../status. On success job becomes the server's copy (and the JobStore learns it).

@@ -29,18 +29,25 @@ bool is_target(const views::PodView& pod, const KillTarget& target) {
   return false;
 }
 
-}  // namespace
-
-KillPlan plan_kill_job(const Job& job, const std::vector<views::PodViewPtr>& pods,
-                       bool retain_finished) {
+// Where both plans start: the job's status with its pod counters reset, or a no-op for a job
+// being deleted (§4.3 step 1: it is left to the garbage collector).
+KillPlan begin_plan(const Job& job) {
   KillPlan plan;
   plan.status = job.status;
-  // §4.3 step 1: a job being deleted is left to the garbage collector.
   if (job.deletion_timestamp) {
     plan.noop = true;
     return plan;
   }
   reset_counts(plan.status);
+  return plan;
+}
+
+}  // namespace
+
+KillPlan plan_kill_job(const Job& job, const std::vector<views::PodViewPtr>& pods,
+                       bool retain_finished) {
+  KillPlan plan = begin_plan(job);
+  if (plan.noop) return plan;
   plan.status.version = next_version(job.status.version);
   // The last retry keeps finished pods whatever the action asked for (§2.2), so their exit
   // state stays visible once R moves the job to Failed.
@@ -65,13 +72,8 @@ KillPlan plan_kill_job(const Job& job, const std::vector<views::PodViewPtr>& pod
 
 KillPlan plan_kill_target(const Job& job, const std::vector<views::PodViewPtr>& pods,
                           const KillTarget& target) {
-  KillPlan plan;
-  plan.status = job.status;
-  if (job.deletion_timestamp) {
-    plan.noop = true;
-    return plan;
-  }
-  reset_counts(plan.status);
+  KillPlan plan = begin_plan(job);
+  if (plan.noop) return plan;
   for (const views::PodViewPtr& pod : pods) {
     if (!pod || !belongs_to_job(job, *pod)) continue;
     if (is_target(*pod, target)) plan.kill.push_back(pod);
