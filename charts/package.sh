@@ -9,15 +9,7 @@ BUILD_DIR=${BUILD_DIR:-$charts_repo/build}
 chart=$charts_repo/charts/vc-cpp
 helm=$(helm_bin)
 
-export GOTOOLCHAIN=local GOFLAGS=-mod=mod
-# .Dir is empty until the module is in the module cache (a fresh machine): download it first.
-vdir=$(cd "$charts_repo/e2e/cluster/volcano" && go mod download volcano.sh/volcano \
-  && go list -m -f '{{.Dir}}' volcano.sh/volcano)
-[ -d "$vdir/config/crd/volcano/bases" ] || die "Volcano CRDs not found under '$vdir'"
-rm -rf "$chart/crds"
-mkdir -p "$chart/crds"
-cp "$vdir"/config/crd/volcano/bases/*.yaml "$vdir"/config/crd/jobflow/bases/*.yaml "$chart/crds/"
-chmod -R u+w "$chart/crds"
+vdir=$("$charts_repo/e2e/cluster/volcano-crds.sh" "$chart/crds")
 log "chart: $(ls "$chart/crds" | wc -l) CRDs from $(basename "$vdir")"
 
 "$helm" lint "$chart" >&2

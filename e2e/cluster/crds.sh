@@ -5,14 +5,8 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-export GOTOOLCHAIN=local GOFLAGS=-mod=mod
-vdir=$(cd "$cluster_dir/volcano" && go list -m -f '{{.Dir}}' volcano.sh/volcano)
-[ -d "$vdir/config/crd/volcano/bases" ] || die "Volcano CRDs not found under $vdir"
 out=$STATE_DIR/crds
-rm -rf "$out"
-mkdir -p "$out"
-cp "$vdir"/config/crd/volcano/bases/*.yaml "$vdir"/config/crd/jobflow/bases/*.yaml "$out/"
-chmod -R u+w "$out"
+vdir=$("$(dirname "$0")/volcano-crds.sh" "$out")
 kubectl_ apply --server-side --force-conflicts -f "$out/" >/dev/null
 # A CRD created a moment ago may have no status.conditions yet, which kubectl wait reports as an
 # error rather than waiting: retry until every CRD is Established.
