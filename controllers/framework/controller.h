@@ -30,6 +30,7 @@
 #include "common/kube/cache/factory.h"
 #include "common/kube/client.h"
 #include "common/kube/events/recorder.h"
+#include "common/kube/workqueue/clock.h"
 
 namespace vc::controllers {
 
@@ -58,6 +59,9 @@ struct ControllerContext {
   kube::cache::SharedInformerFactory& informers;  // one watch per (resource, spec) per process
   kube::events::EventRecorder& recorder;          // source component vc-controller-manager
   const ControllerOptions& options;
+  // The clock of the controllers' work queues (delays, backoff); null = the real clock. Tests
+  // pass a FakeClock and move time by hand instead of sleeping through a delay.
+  std::shared_ptr<kube::workqueue::Clock> clock = nullptr;
 };
 
 class Controller {

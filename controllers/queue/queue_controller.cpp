@@ -45,9 +45,10 @@ constexpr const char* kName = "queue-controller";
 constexpr const char* kParentIndex = "queue-controller/spec.parent";
 constexpr const char* kQueueIndex = "queue-controller/spec.queue";
 
-QueueOptions queue_options(std::string name) {
+QueueOptions queue_options(std::string name, std::shared_ptr<kube::workqueue::Clock> clock) {
   QueueOptions o;
   o.name = std::move(name);
+  o.clock = std::move(clock);
   return o;
 }
 
@@ -67,7 +68,7 @@ class QueueController final : public Controller {
   std::string initialize(ControllerContext& ctx) override {
     options_ = &ctx.options;
     recorder_ = &ctx.recorder;
-    queue_work_ = std::make_unique<RequestQueue>(queue_options("queue-controller"));
+    queue_work_ = std::make_unique<RequestQueue>(queue_options("queue-controller", ctx.clock));
     executor_ = std::make_unique<Executor>(ctx.client, ctx.recorder, QueueMetrics::instance(),
                                            [this](const Request& r) { queue_work_->add(r); });
 
@@ -88,7 +89,8 @@ class QueueController final : public Controller {
     podgroups_->add_event_handler(podgroup_handler());
 
     if (ctx.options.queue_command_sync) {
-      command_work_ = std::make_unique<CommandQueue>(queue_options("queue-controller-command"));
+      command_work_ =
+          std::make_unique<CommandQueue>(queue_options("queue-controller-command", ctx.clock));
       commands_ = ctx.informers.informer(kube::resources::commands);
       // Only additions: a command is acted on once; updates and deletes are ignored (§2.2).
       EventHandler on_command;
