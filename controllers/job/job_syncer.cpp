@@ -68,9 +68,9 @@ std::vector<std::string> job_pods_index(const kube::cache::Object& obj) {
   return {kube::cache::object_key(pod->namespace_, *job_name)};
 }
 
-JobSyncer::JobSyncer(kube::ObjectWriter& client, kube::events::EventRecorder& recorder,
+JobSyncer::JobSyncer(kube::ObjectWriter& writer, kube::events::EventRecorder& recorder,
                      SyncerCaches caches, JobStore& jobs, SyncerOptions options)
-    : client_(client),
+    : writer_(writer),
       recorder_(recorder),
       caches_(caches),
       jobs_(jobs),
@@ -150,7 +150,7 @@ std::string JobSyncer::kill(const Job& job, KillPlan plan, StatusRule rule) {
     const std::string* task = pod.annotation(keys::kTaskSpec);
     const std::string task_name = task ? *task : std::string();
     // Mark first, so the delete event is known to be ours (OutOfSync, not PodEvicted).
-    auto patched = client_.patch(resources::pods, pod.namespace_, pod.name, kube::PatchType::Json,
+    auto patched = writer_.patch(resources::pods, pod.namespace_, pod.name, kube::PatchType::Json,
                                  kOutOfSyncPatch);
     if (!patched.ok() && !patched.is(ErrorKind::NotFound)) {
       std::lock_guard lock(mu);
@@ -180,7 +180,7 @@ std::string JobSyncer::kill(const Job& job, KillPlan plan, StatusRule rule) {
   auto plugins = plugins::make_plugins(job.spec);
   if (!plugins.ok()) return plugins.error();
   for (auto& plugin : *plugins) {
-    plugins::PluginEnv env{client_, job, status.controlled_resources};
+    plugins::PluginEnv env{writer_, job, status.controlled_resources};
     std::string err = plugin->on_job_delete(env);
     if (!err.empty()) return "plugin " + plugin->name() + " on job delete: " + err;
   }
@@ -195,7 +195,7 @@ std::string JobSyncer::kill(const Job& job, KillPlan plan, StatusRule rule) {
 
   views::PodGroupViewPtr hold;
   if (const views::PodGroupView* pg = find_podgroup(current, hold)) {
-    auto removed = client_.remove(resources::podgroups, pg->namespace_, pg->name);
+    auto removed = writer_.remove(resources::podgroups, pg->namespace_, pg->name);
     if (!removed.ok() && !removed.is(ErrorKind::NotFound)) {
       return "delete PodGroup " + pg->name + ": " + removed.error().describe();
     }
@@ -297,7 +297,7 @@ std::string JobSyncer::sync_job(const Job& job, StatusRule rule) {
 std::string JobSyncer::ensure_forwarding(Job& job) {
   if (const std::string* v = job.annotation(keys::kJobForwarding); v && *v == "true") return {};
   json patch = {{"metadata", {{"annotations", {{keys::kJobForwarding, "true"}}}}}};
-  auto r = client_.patch(resources::jobs, job.namespace_, job.name, kube::PatchType::Merge,
+  auto r = writer_.patch(resources::jobs, job.namespace_, job.name, kube::PatchType::Merge,
                          patch.dump());
   if (!r.ok()) return "mark job for forwarding: " + r.error().describe();
   try {
@@ -324,7 +324,7 @@ std::string JobSyncer::run_plugins_job_hook(const Job& job, JobStatus& working, 
   auto plugins = plugins::make_plugins(job.spec);
   if (!plugins.ok()) return plugins.error();
   for (auto& plugin : *plugins) {
-    plugins::PluginEnv env{client_, job, working.controlled_resources};
+    plugins::PluginEnv env{writer_, job, working.controlled_resources};
     std::string err = add ? plugin->on_job_add(env) : plugin->on_job_update(env);
     if (!err.empty()) return err;
   }
@@ -341,12 +341,12 @@ std::string JobSyncer::ensure_pvcs(Job& job, JobStatus& working) {
       } while (caches_.pvcs.get(kube::cache::object_key(job.namespace_, name)));
       // Record the name in the spec before creating the claim, so a failed update cannot leave
       // an orphaned claim behind (Volcano creates first, spec §8.15).
-      auto fresh = client_.get(resources::jobs, job.namespace_, job.name);
+      auto fresh = writer_.get(resources::jobs, job.namespace_, job.name);
       if (!fresh.ok()) return "get job: " + fresh.error().describe();
       json& volumes = (*fresh)["spec"]["volumes"];
       if (!volumes.is_array() || volumes.size() <= i) return "job volumes changed, retrying";
       volumes[i]["volumeClaimName"] = name;
-      auto updated = client_.update(resources::jobs, job.namespace_, *fresh);
+      auto updated = writer_.update(resources::jobs, job.namespace_, *fresh);
       if (!updated.ok()) return "update job volumes: " + updated.error().describe();
       try {
         auto parsed = job_from_json(*updated);
@@ -356,7 +356,7 @@ std::string JobSyncer::ensure_pvcs(Job& job, JobStatus& working) {
         return std::string("read updated job: ") + e.what();
       }
       if (volume.volume_claim_text) {
-        auto created = client_.create(resources::persistentvolumeclaims, job.namespace_,
+        auto created = writer_.create(resources::persistentvolumeclaims, job.namespace_,
                                       build_pvc(job, name, *volume.volume_claim_text));
         if (!created.ok()) return "create PVC " + name + ": " + created.error().describe();
       }
@@ -402,7 +402,7 @@ std::string JobSyncer::ensure_podgroup(const Job& job) {
   if (!pg) {
     if (!terminating_.may_create(job.namespace_)) return {};
     auto created =
-        client_.create(resources::podgroups, job.namespace_, build_podgroup(job, priority_of));
+        writer_.create(resources::podgroups, job.namespace_, build_podgroup(job, priority_of));
     if (created.ok()) {
       terminating_.created(job.namespace_);
       return {};
@@ -416,11 +416,11 @@ std::string JobSyncer::ensure_podgroup(const Job& job) {
     return created.error().describe();
   }
   if (!podgroup_may_need_update(job, *pg, priority_of)) return {};
-  auto fresh = client_.get(resources::podgroups, pg->namespace_, pg->name);
+  auto fresh = writer_.get(resources::podgroups, pg->namespace_, pg->name);
   if (!fresh.ok()) return fresh.error().describe();
   auto updated = update_podgroup(job, *fresh, priority_of);
   if (!updated) return {};
-  auto put = client_.update(resources::podgroups, pg->namespace_, *updated);
+  auto put = writer_.update(resources::podgroups, pg->namespace_, *updated);
   if (!put.ok()) return put.error().describe();
   return {};
 }
@@ -476,7 +476,7 @@ std::string JobSyncer::create_pods(const Job& job, const std::vector<PodToCreate
     // Of the pod the server returns only these are read below; the rest is never built.
     static const auto kCreatedPodReads =
         fastjson::MemberFilter::only({"metadata.creationTimestamp", "status.phase"});
-    auto created = client_.create(resources::pods, job.namespace_, pod, kCreatedPodReads);
+    auto created = writer_.create(resources::pods, job.namespace_, pod, kCreatedPodReads);
     if (created.is(ErrorKind::AlreadyExists)) return;
     // The namespace is being deleted, the job with it: every create will be refused, so this is
     // no failure to report or retry (Kubernetes' ReplicaSet controller does the same), and the
@@ -521,7 +521,7 @@ std::optional<std::string> JobSyncer::delete_pod(const views::PodView& pod) {
   // Already going away: counted as terminating (Volcano sends another DELETE on every sync,
   // with the same count).
   if (pod.deletion_timestamp) return std::nullopt;
-  auto removed = client_.remove(resources::pods, pod.namespace_, pod.name);
+  auto removed = writer_.remove(resources::pods, pod.namespace_, pod.name);
   if (removed.ok() || removed.is(ErrorKind::NotFound)) {
     deleted_.record(pod.uid);
     return std::nullopt;
@@ -557,9 +557,9 @@ kube::Status JobSyncer::write_status(Job& job, const JobStatus& status) {
     // unconditional and the reply is read whole.
     const bool conditional = !job.resource_version.empty();
     const json body = status_update_body(job, status);
-    auto r = conditional ? client_.update_status(resources::jobs, job.namespace_, body,
+    auto r = conditional ? writer_.update_status(resources::jobs, job.namespace_, body,
                                                  status_write_reads())
-                         : client_.update_status(resources::jobs, job.namespace_, body);
+                         : writer_.update_status(resources::jobs, job.namespace_, body);
     if (r.ok()) {
       VC_LOG_DEBUG("job status written", kv("job", job.key()), kv("phase", status.phase),
                    kv("pending", status.pending), kv("running", status.running),
@@ -578,7 +578,7 @@ kube::Status JobSyncer::write_status(Job& job, const JobStatus& status) {
     // Someone else changed the job. If only spec or metadata moved (a user scaling it, a label),
     // the status we computed still stands: retry on the fresh resourceVersion. If the status
     // moved, our computation is stale: fail and let the request be processed again.
-    auto fresh = client_.get(resources::jobs, job.namespace_, job.name);
+    auto fresh = writer_.get(resources::jobs, job.namespace_, job.name);
     if (!fresh.ok()) return fresh.error();
     std::shared_ptr<Job> parsed;
     try {

@@ -52,6 +52,7 @@ struct SyncerCaches {
 struct SyncerOptions {
   std::size_t max_parallel_pod_calls = 16;  // concurrent pod creates (and deletes) per sync;
                                             // 1 makes every call in order on the caller's thread
+  // now and random_name are called by every worker at once: both must be thread-safe.
   // The wall clock of status times (lastTransitionTime); tests fix it.
   std::function<std::chrono::system_clock::time_point()> now = [] {
     return std::chrono::system_clock::now();
@@ -62,7 +63,7 @@ struct SyncerOptions {
 
 class JobSyncer {
  public:
-  // writer: the API calls (kube::ClientObjectWriter in production, a recorder in tests).
+  // writer: the API calls (kube::ClientObjectWriter in production, testing::MemoryApi in tests).
   JobSyncer(kube::ObjectWriter& writer, kube::events::EventRecorder& recorder, SyncerCaches caches,
             JobStore& jobs, SyncerOptions options = {});
 
@@ -107,7 +108,7 @@ class JobSyncer {
   const views::PodGroupView* find_podgroup(const Job& job, views::PodGroupViewPtr& hold) const;
   void event(const Job& job, bool warning, const char* reason, std::string message);
 
-  kube::ObjectWriter& client_;
+  kube::ObjectWriter& writer_;
   kube::events::EventRecorder& recorder_;
   SyncerCaches caches_;
   JobStore& jobs_;
