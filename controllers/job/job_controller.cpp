@@ -2,13 +2,14 @@
 // drives its phase from its pods, its PodGroup, its policies and bus Commands.
 //
 // Work flows through:
-//   - worker_threads shard queues of encoded Requests (request_codec.h): every request of one
-//     job goes to the queue fnv1(ns/name) % workers, each drained by one thread, so a job is
-//     processed by one thread at a time (spec §1.4);
-//   - one command queue of Command keys (spec §6);
+//   - worker_threads shard queues of encoded Requests (request_codec.h): every request of one job
+//     goes to the queue fnv1(ns/name) % workers, each drained by one thread, so a job is processed
+//     by one thread at a time (spec job-controller.md §1.4);
+//   - one command queue of Command keys (spec job-controller.md §6);
 //   - a timer thread for delayed (timeout) actions: when one is due it is put on the job's shard
 //     queue as a request carrying the action, so it runs serialized with the job's other work
-//     (Volcano runs it in a goroutine of its own, concurrently with the worker, spec §8.25).
+//     (Volcano runs it in a goroutine of its own, concurrently with the worker,
+//     spec job-controller.md §8.25).
 // Informer handlers only build requests and enqueue them (handlers.cpp logic lives in
 // state/pod_events.h).
 
@@ -236,8 +237,8 @@ class JobController : public Controller {
       auto old_job = as_job(old_obj);
       auto job = as_job(new_obj);
       if (!s || !old_job || !job || old_job->resource_version == job->resource_version) return;
-      // Only spec or phase changes are work (spec §1.3): status-only writes, most of them our
-      // own, would otherwise loop.
+      // Only spec or phase changes are work (spec job-controller.md §1.3): status-only writes, most
+      // of them our own, would otherwise loop.
       if (old_job->spec == job->spec && old_job->status.phase == job->status.phase) return;
       s->enqueue(job_request(job->namespace_, job->name, event::kOutOfSync));
     };
@@ -319,7 +320,7 @@ class JobController : public Controller {
     recorder_->event(job_reference(job), kube::events::EventType::Normal, "ExecuteAction", message);
   }
 
-  // One request (spec §1.5).
+  // One request (spec job-controller.md §1.5).
   ReconcileResult process(const std::string& key) {
     auto decoded = decode_request(key);
     if (!decoded) return ReconcileResult::ok();
@@ -367,7 +368,8 @@ class JobController : public Controller {
     return ReconcileResult::ok();
   }
 
-  // The request failed --max-requeue-num times in a row: terminate the job (spec §7.3).
+  // The request failed --max-requeue-num times in a row: terminate the job
+  // (spec job-controller.md §7.3).
   void give_up(const std::string& key, const std::string& error) {
     auto req = decode_request(key);
     if (!req) return;
@@ -384,7 +386,8 @@ class JobController : public Controller {
     }
   }
 
-  // A bus Command for a job (spec §6): delete it first, so it runs at most once, then act.
+  // A bus Command for a job (spec job-controller.md §6): delete it first, so it runs at most once,
+  // then act.
   ReconcileResult process_command(const std::string& key) {
     auto obj =
         std::dynamic_pointer_cast<const kube::cache::JsonObject>(commands_->store().get(key));
@@ -422,9 +425,9 @@ class JobController : public Controller {
       for (DelayedAction& due : s.delayed.pop_due(SteadyClock::now())) {
         Request req = due.request;
         req.action = due.action;
-        // The action decides what runs (policy step 1); without the triggering event the
-        // request cannot cancel other timers of its pod, as a pod event would (spec §3.4 applies
-        // to new pod events, not to a timer firing).
+        // The action decides what runs (policy step 1); without the triggering event the request
+        // cannot cancel other timers of its pod, as a pod event would (spec job-controller.md §3.4
+        // applies to new pod events, not to a timer firing).
         req.event.clear();
         s.enqueue(req);
       }

@@ -35,15 +35,15 @@ KillPlan plan_kill_job(const Job& job, const std::vector<views::PodViewPtr>& pod
                        bool retain_finished) {
   KillPlan plan;
   plan.status = job.status;
-  // §4.3 step 1: a job being deleted is left to the garbage collector.
+  // spec job-controller.md §4.3 step 1: a job being deleted is left to the garbage collector.
   if (job.deletion_timestamp) {
     plan.noop = true;
     return plan;
   }
   reset_counts(plan.status);
   plan.status.version = next_version(job.status.version);
-  // The last retry keeps finished pods whatever the action asked for (§2.2), so their exit
-  // state stays visible once R moves the job to Failed.
+  // The last retry keeps finished pods whatever the action asked for (spec job-controller.md §2.2),
+  // so their exit state stays visible once R moves the job to Failed.
   const bool keep_finished = retain_finished || std::int64_t{job.status.retry_count} >=
                                                     std::int64_t{job.spec.max_retry} - 1;
   for (const views::PodViewPtr& pod : pods) {
@@ -77,7 +77,8 @@ KillPlan plan_kill_target(const Job& job, const std::vector<views::PodViewPtr>& 
     if (is_target(*pod, target)) plan.kill.push_back(pod);
   }
   // Volcano returns success before any write when the task has no pod in that partition (no
-  // partition info, unknown or empty partition); task and pod targets always go on (§2.2).
+  // partition info, unknown or empty partition); task and pod targets always go on
+  // (spec job-controller.md §2.2).
   plan.noop = target.kind == KillTarget::Kind::Partition && plan.kill.empty();
   return plan;
 }
