@@ -53,8 +53,8 @@ KillPlan plan_kill_job(const Job& job, const std::vector<views::PodViewPtr>& pod
       continue;
     }
     if (keep_finished && is_finished_phase(pod->phase)) {
-      // Deliberately unlike Volcano (#4616): a retained pod still counts, so succeeded/failed
-      // and taskStatusCount survive the kill.
+      // Deliberately unlike Volcano (volcano-sh/volcano#4616): a retained pod still counts, so
+      // succeeded/failed and taskStatusCount survive the kill.
       count_pod(plan.status, *pod->annotation(keys::kTaskSpec), pod->phase);
       continue;
     }
