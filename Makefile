@@ -98,8 +98,10 @@ fuzz-smoke:
 fmt:
 	@git ls-files '*.h' '*.cpp' | xargs -r clang-format -i
 
+# clang-format, and every section reference in the tree against docs/spec (docs/spec/README.md).
 lint:
 	@git ls-files '*.h' '*.cpp' | xargs -r clang-format --dry-run --Werror
+	@tools/check-spec-refs.sh
 
 clean:
 	rm -rf $(BUILD_DIR) $(ASAN_DIR)

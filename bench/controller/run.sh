@@ -66,7 +66,7 @@ VCBENCH=$STATE_DIR/bench/bin/vcbench
 # Benchmark nodes carry this label and a NoSchedule taint with it; benchmark namespaces the label.
 PLACEMENT=vc-cpp.local/bench=controller
 QUEUE=bench
-# Targets (issue 6): pods/s >= 1.5x Volcano's and >= 90 % of the ceiling; RSS <= 1/5 of
+# Targets: pods/s >= 1.5x Volcano's and >= 90 % of the ceiling; RSS <= 1/5 of
 # Volcano's; CPU seconds <= 1/3.
 TARGET_PODS_RATIO=1.5
 TARGET_CEILING_RATIO=0.9

@@ -76,7 +76,7 @@ BODIES=(
   "$REVIEWS/job-create-validate.json:/jobs/validate:allowed"
   "$REVIEWS/queue-create-validate.json:/queues/validate:allowed"
 )
-# Targets (issue 4): ours at least 5x Volcano's reviews/s on equal cores, p99 under 2 ms at
+# Targets: ours at least 5x Volcano's reviews/s on equal cores, p99 under 2 ms at
 # concurrency 8, no errors.
 TARGET_RATIO=5
 TARGET_P99_US=2000

@@ -80,7 +80,7 @@ TEST(QuantityString, MatchesKubernetesStringAndCanonicalForms) {
       {".000001Ki", "1024u", "1024u"},
       {".000000001Ki", "1024n", "1024n"},
       {".000000000001Ki", "2n", "2n"},
-      // The brief's examples.
+      // Everyday spellings.
       {"100m", "100m", "100m"},
       {"1.5Gi", "1536Mi", "1536Mi"},
       {"1e3", "1e3", "1e3"},

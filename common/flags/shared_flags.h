@@ -1,7 +1,8 @@
 #pragma once
-// The flags vc-webhook-manager and vc-controller-manager both take with the same meaning (spec
-// webhook.md §4.1, controller-manager.md §1.2): API-server connection and TLS file paths. Each
-// binary keeps the values in its own options struct; these register them with one help text.
+// The flags vc-webhook-manager and vc-controller-manager both take with the same meaning
+// (spec webhook.md §4.1, spec controller-manager.md §1.2): API-server connection and TLS file
+// paths. Each binary keeps the values in its own options struct; these register them with one help
+// text.
 
 #include <string>
 

@@ -1,6 +1,6 @@
 #pragma once
-// Standard base64 with padding (RFC 4648 §4), as Go encodes []byte fields: admission patches,
-// caBundle, Secret data, the authorized-keys blob.
+// Standard base64 with padding (RFC 4648 section 4), as Go encodes []byte fields: admission
+// patches, caBundle, Secret data, the authorized-keys blob.
 //
 // Thread-safety: pure functions.
 

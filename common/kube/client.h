@@ -94,9 +94,9 @@ struct ClientOptions {
   double qps = 50;  // --kube-api-qps; <= 0 disables client-side limiting
   int burst = 100;  // --kube-api-burst
   // Requests for API groups ending with this suffix take their tokens from a second bucket of the
-  // same qps/burst; empty: one bucket for everything. Volcano's controller-manager reaches its
-  // own groups through a second clientset, which has its own token bucket (spec
-  // controller-manager.md §1.6), so ".volcano.sh" there gives the same request budget.
+  // same qps/burst; empty: one bucket for everything. Volcano's controller-manager reaches its own
+  // groups through a second clientset, which has its own token bucket
+  // (spec controller-manager.md §1.6), so ".volcano.sh" there gives the same request budget.
   std::string own_bucket_group_suffix;
   std::string user_agent = "vc-cpp/" VC_VERSION;     // "<binary>/<version>"
   std::chrono::milliseconds request_timeout{30000};  // per request, not for watches

@@ -1,5 +1,6 @@
 #pragma once
-// The controllers vc-cpp implements, registered under Volcano's names (spec §1.9).
+// The controllers vc-cpp implements, registered under Volcano's names
+// (spec controller-manager.md §1.9).
 //
 // Thread-safety: call at start-up.
 

@@ -22,7 +22,8 @@
 
 namespace vc::controllers::app {
 
-// component-base's leader-election settings with Volcano's defaults (§1.4).
+// component-base's leader-election settings with Volcano's defaults
+// (spec controller-manager.md §1.4).
 struct LeaderElectionOptions {
   bool leader_elect = true;
   std::chrono::nanoseconds lease_duration = std::chrono::seconds(15);
@@ -33,7 +34,8 @@ struct LeaderElectionOptions {
   std::string resource_namespace = "volcano-system";
 };
 
-// Flags of the sharding controller (§1.3): registered always, read by nothing in vc-cpp.
+// Flags of the sharding controller (spec controller-manager.md §1.3): registered always, read by
+// nothing in vc-cpp.
 struct ShardingOptions {
   std::vector<std::string> scheduler_configs{"volcano:volcano:0.0:0.6:false:2:100",
                                              "agent-scheduler:agent:0.7:1.0:true:2:100"};
@@ -88,10 +90,10 @@ struct ParsedCommandLine {
 // A negative --max-requeue-num is stored as -1 (unlimited).
 api::Expected<ParsedCommandLine> parse_command_line(const std::vector<std::string>& args);
 
-// CheckOptionOrDie: the --controllers check (§1.5) and component-base's leader-election checks
-// (when --leader-elect), each message as Volcano / component-base word it, plus the checks the
-// elector would otherwise fail at run time (renew deadline > 1.2 x retry period, lock type) and
-// ours (--log-format, --kube-api-burst).
+// CheckOptionOrDie: the --controllers check (spec controller-manager.md §1.5) and component-base's
+// leader-election checks (when --leader-elect), each message as Volcano / component-base word it,
+// plus the checks the elector would otherwise fail at run time (renew deadline > 1.2 x retry
+// period, lock type) and ours (--log-format, --kube-api-burst).
 std::vector<std::string> validate(const ControllerManagerOptions& options);
 
 // k8s.io/apimachinery's aggregate error text: the one message, or "[a, b]" for several (repeats

@@ -124,7 +124,8 @@ int run(const ControllerManagerOptions& o, std::stop_token stop, const RunSettin
   std::unique_ptr<kube::Client> elector_client;
   try {
     config = settings.config ? *settings.config : kube::Config::load(o.kubeconfig, o.master);
-    // Volcano's groups get their own token bucket, as Volcano's second clientset has (§1.6).
+    // Volcano's groups get their own token bucket, as Volcano's second clientset has
+    // (spec controller-manager.md §1.6).
     client = std::make_unique<kube::Client>(
         config, kube::ClientOptions{.qps = o.kube_api_qps,
                                     .burst = o.kube_api_burst,

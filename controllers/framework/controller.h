@@ -1,6 +1,6 @@
 #pragma once
-// The contract between vc-controller-manager and each controller it hosts (spec
-// controller-manager.md §1.7, §1.9, §1.11).
+// The contract between vc-controller-manager and each controller it hosts
+// (spec controller-manager.md §1.7, §1.9, §1.11).
 //
 // Lifecycle, driven by the process (controllers/app) once per leadership term:
 //   1. make a fresh ControllerContext (client, a new SharedInformerFactory, recorder, options);
@@ -34,7 +34,8 @@
 
 namespace vc::controllers {
 
-// The flag values controllers read (spec §1.2). Filled by controllers/app from the command line.
+// The flag values controllers read (spec controller-manager.md §1.2). Filled by controllers/app
+// from the command line.
 struct ControllerOptions {
   std::vector<std::string> scheduler_names{"volcano"};  // --scheduler-name
   std::uint32_t worker_threads = 3;                     // --worker-threads (job-controller)
@@ -43,7 +44,7 @@ struct ControllerOptions {
   std::uint32_t worker_threads_for_gc = 1;              // --worker-threads-for-gc
   int max_requeue_num = 15;  // --max-requeue-num; -1 = unlimited, 0 = drop on first failure
   bool inherit_owner_annotations = true;  // --inherit-owner-annotations
-  // Volcano feature gates the controllers read (spec §1.10).
+  // Volcano feature gates the controllers read (spec controller-manager.md §1.10).
   bool workload_support = true;          // WorkLoadSupport
   bool queue_command_sync = true;        // QueueCommandSync
   bool priority_class = true;            // PriorityClass
@@ -67,7 +68,7 @@ struct ControllerContext {
 class Controller {
  public:
   virtual ~Controller() = default;
-  // The registered name, e.g. "queue-controller" (spec §1.9).
+  // The registered name, e.g. "queue-controller" (spec controller-manager.md §1.9).
   virtual std::string name() const = 0;
   // Requests informers, registers handlers, creates queues. Must not start threads. Returns an
   // empty string on success, else why the controller cannot run (it is then skipped).

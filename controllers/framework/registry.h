@@ -4,8 +4,8 @@
 //
 // Every name Volcano registers is known, whether or not vc-cpp implements it, so that command
 // lines written for Volcano keep their meaning: a known name without a factory is accepted by the
-// gate and reported once as not implemented. A factory may also return null (a controller whose
-// code has not landed yet); the process treats that the same way.
+// gate and reported once as not implemented. A factory may also return null; the process treats
+// that the same way.
 //
 //   ControllerRegistry registry;
 //   registry.add("queue-controller", queue::make_queue_controller);

@@ -27,7 +27,8 @@ namespace workqueue = kube::workqueue;
 
 // GcController: the shared informer on Volcano Jobs (the job controller's job views), one
 // rate-limited queue of "ns/name" keys, and --worker-threads-for-gc workers. Keys are retried
-// without limit (spec §1.11); a job that is not due yet is parked with add_after until it is.
+// without limit (spec controller-manager.md §1.11); a job that is not due yet is parked with
+// add_after until it is.
 //
 // Threads: initialize/run/stop on the control thread (see Controller). Informer handlers only
 // enqueue. Workers call sync(); the queue guarantees one key is never synced by two at once.

@@ -2,13 +2,14 @@
 // drives its phase from its pods, its PodGroup, its policies and bus Commands.
 //
 // Work flows through:
-//   - worker_threads shard queues of Requests (Queue<Request>): every request of one job
-//     goes to the queue fnv1(ns/name) % workers, each drained by one thread, so a job is
-//     processed by one thread at a time (spec §1.4);
-//   - one command queue of Command keys (spec §6);
+//   - worker_threads shard queues of Requests (Queue<Request>): every request of one job goes to
+//     the queue fnv1(ns/name) % workers, each drained by one thread, so a job is processed by one
+//     thread at a time (spec job-controller.md §1.4);
+//   - one command queue of Command keys (spec job-controller.md §6);
 //   - a timer thread for delayed (timeout) actions: when one is due it is put on the job's shard
 //     queue as a request carrying the action, so it runs serialized with the job's other work
-//     (Volcano runs it in a goroutine of its own, concurrently with the worker, spec §8.25).
+//     (Volcano runs it in a goroutine of its own, concurrently with the worker,
+//     spec job-controller.md §8.25).
 // Informer handlers only build requests and enqueue them (their classification lives in
 // state/pod_events.h); what a worker does with a request is JobProcessor's (job_processor.h),
 // which the unit tests drive directly (job_processor_test.cpp).
@@ -221,8 +222,8 @@ class JobController : public Controller {
       auto old_job = as_job(old_obj);
       auto job = as_job(new_obj);
       if (!s || !old_job || !job || old_job->resource_version == job->resource_version) return;
-      // Only spec or phase changes are work (spec §1.3): status-only writes, most of them our
-      // own, would otherwise loop.
+      // Only spec or phase changes are work (spec job-controller.md §1.3): status-only writes, most
+      // of them our own, would otherwise loop.
       if (old_job->spec == job->spec && old_job->status.phase == job->status.phase) return;
       s->enqueue(job_request(job->namespace_, job->name, event::kOutOfSync));
     };
@@ -315,9 +316,9 @@ class JobController : public Controller {
       for (DelayedAction& due : s.delayed.pop_due(SteadyClock::now())) {
         Request req = due.request;
         req.action = due.action;
-        // The action decides what runs (policy step 1); without the triggering event the
-        // request cannot cancel other timers of its pod, as a pod event would (spec §3.4 applies
-        // to new pod events, not to a timer firing).
+        // The action decides what runs (policy step 1); without the triggering event the request
+        // cannot cancel other timers of its pod, as a pod event would (spec job-controller.md §3.4
+        // applies to new pod events, not to a timer firing).
         req.event.clear();
         s.enqueue(req);
       }

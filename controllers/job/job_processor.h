@@ -44,12 +44,13 @@ class JobProcessor {
                kube::events::EventRecorder& recorder, kube::ObjectWriter& writer,
                const kube::cache::Store* commands, ProcessorHooks hooks);
 
-  // One request (spec §1.5).
+  // One request (spec job-controller.md §1.5).
   ReconcileResult process(const Request& req);
-  // The request failed --max-requeue-num times in a row: terminate the job (spec §7.3).
+  // The request failed --max-requeue-num times in a row: terminate the job
+  // (spec job-controller.md §7.3).
   void give_up(const Request& req, const std::string& error);
-  // A bus Command for a job, by its cache key (spec §6): delete it first, so it runs at most
-  // once, then queue the job's request carrying its action.
+  // A bus Command for a job, by its cache key (spec job-controller.md §6): delete it first, so it
+  // runs at most once, then queue the job's request carrying its action.
   ReconcileResult process_command(const std::string& key);
 
  private:

@@ -1,6 +1,6 @@
-// JobSyncer: SyncJob and KillJob/KillTarget against the API server (spec job-controller.md §4.2,
-// §4.3). Each step's decision is a pure function from another module; the order of the steps
-// and the events are Volcano's.
+// JobSyncer: SyncJob and KillJob/KillTarget against the API server
+// (spec job-controller.md §4.2, §4.3). Each step's decision is a pure function from another module;
+// the order of the steps and the events are Volcano's.
 
 #include "controllers/job/job_syncer.h"
 
@@ -135,7 +135,7 @@ std::string JobSyncer::execute_unguarded(const Job& job, const Operation& op,
   return "unknown operation";
 }
 
-// ---- KillJob / KillTarget (§4.3) -------------------------------------------------------------
+// ---- KillJob / KillTarget (spec job-controller.md §4.3) --------------------------------------
 
 std::string JobSyncer::kill(const Job& job, KillPlan plan, StatusRule rule) {
   if (job.deletion_timestamp) return {};
@@ -204,7 +204,7 @@ std::string JobSyncer::kill(const Job& job, KillPlan plan, StatusRule rule) {
   return {};
 }
 
-// ---- SyncJob (§4.2) --------------------------------------------------------------------------
+// ---- SyncJob (spec job-controller.md §4.2) ---------------------------------------------------
 
 std::string JobSyncer::sync_job(const Job& job, StatusRule rule) {
   if (job.deletion_timestamp) return {};
@@ -339,8 +339,8 @@ std::string JobSyncer::ensure_pvcs(Job& job, JobStatus& working) {
       do {
         name = generated_pvc_name(job, options_.random_name);
       } while (caches_.pvcs.get(kube::cache::object_key(job.namespace_, name)));
-      // Record the name in the spec before creating the claim, so a failed update cannot leave
-      // an orphaned claim behind (Volcano creates first, spec §8.15).
+      // Record the name in the spec before creating the claim, so a failed update cannot leave an
+      // orphaned claim behind (Volcano creates first, spec job-controller.md §8.15).
       auto fresh = writer_.get(resources::jobs, job.namespace_, job.name);
       if (!fresh.ok()) return "get job: " + fresh.error().describe();
       json& volumes = (*fresh)["spec"]["volumes"];

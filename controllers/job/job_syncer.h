@@ -1,9 +1,9 @@
 #pragma once
-// JobSyncer: the imperative shell of the job controller. It carries out the primitive
-// operations of the state machine (spec job-controller.md §2.2) on one job: SyncJob (§4.2) and
-// KillJob / KillTarget (§4.3). The decisions come from the pure modules (state/, sync/, derive/,
-// plugins/); this class reads the shared caches, calls the API server, records events and
-// metrics, and writes the status.
+// JobSyncer: the imperative shell of the job controller. It carries out the primitive operations of
+// the state machine (spec job-controller.md §2.2) on one job: SyncJob (spec job-controller.md §4.2)
+// and KillJob / KillTarget (spec job-controller.md §4.3). The decisions come from the pure modules
+// (state/, sync/, derive/, plugins/); this class reads the shared caches, calls the API server,
+// records events and metrics, and writes the status.
 //
 // Threads: execute() is called by the job's worker thread; one job is never executed by two
 // threads at once (requests are sharded by job key), different jobs run concurrently.

@@ -1,9 +1,10 @@
 #pragma once
 // Runs n independent calls with at most `width` at a time and waits for all of them: the pod
-// creations and deletions of one sync (spec job-controller.md §4.2 steps 7-8, "in parallel with
-// bounded concurrency"). The calling thread takes part; a fixed set of helper threads, shared by
-// every worker, runs the rest. Threads are started once: starting three per job sync cost more
-// CPU than the pod requests they made, and every new thread grew the process's memory.
+// creations and deletions of one sync (spec job-controller.md §4.2 steps 7-8, where Volcano starts
+// one goroutine per pod; here the concurrency is bounded). The calling thread takes part; a fixed
+// set of helper threads, shared by every worker, runs the rest. Threads are started once: starting
+// three per job sync cost more CPU than the pod requests they made, and every new thread grew the
+// process's memory.
 //
 // Threads: fn is called concurrently from up to `width` threads with distinct indices and must
 // not throw. parallel_for may be called from any number of threads at once.

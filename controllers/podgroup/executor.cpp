@@ -8,8 +8,8 @@ namespace {
 
 using nlohmann::json;
 
-// Owner kinds whose annotations a PodGroup inherits (spec §3.3). Not in kube::resources
-// because nothing else reads them.
+// Owner kinds whose annotations a PodGroup inherits (spec controller-manager.md §3.3). Not in
+// kube::resources because nothing else reads them.
 constexpr kube::Resource kDaemonSets{"apps", "v1", "daemonsets", "DaemonSet", true};
 constexpr kube::Resource kBatchJobs{"batch", "v1", "jobs", "Job", true};
 
@@ -142,7 +142,8 @@ kube::Status Executor::create_or_update(const views::PodView& pod) {
         VC_LOG_INFO("updated PodGroup", kv("podgroup", pod.namespace_ + "/" + name),
                     kv("pod", pod.key()));
       } else {
-        // Not retried (spec §3.5): the next ReplicaSet/StatefulSet event rebuilds it.
+        // Not retried (spec controller-manager.md §3.5): the next ReplicaSet/StatefulSet event
+        // rebuilds it.
         VC_LOG_ERROR("cannot update PodGroup", kv("podgroup", pod.namespace_ + "/" + name),
                      kv("error", updated.error().describe()));
       }

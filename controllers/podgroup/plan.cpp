@@ -25,7 +25,7 @@ bool needs_podgroup(const views::PodView& pod, const std::vector<std::string>& s
     return false;
   }
   // Only scheduling.k8s.io/group-name counts; scheduling.volcano.sh/group-name is not checked
-  // (spec §3.2 step 3).
+  // (spec controller-manager.md §3.2 step 3).
   if (!pod.group_name().empty()) {
     if (why_not) *why_not = "already in PodGroup " + std::string(pod.group_name());
     return false;
@@ -61,7 +61,7 @@ WorkloadPlan plan_workload(const std::string& kind, const json& workload) {
     plan.podgroup_name = std::string(kPodGroupNamePrefix) + string_at(meta, "uid");
     return plan;
   }
-  // Only matchLabels: matchExpressions are ignored (spec §3.6, §6.3 item 11).
+  // Only matchLabels: matchExpressions are ignored (spec controller-manager.md §3.6, §6.3.11).
   std::vector<std::pair<std::string, std::string>>& terms = plan.match_labels;
   if (auto sel = spec.find("selector"); sel != spec.end() && sel->is_object()) {
     if (auto ml = sel->find("matchLabels"); ml != sel->end() && ml->is_object()) {

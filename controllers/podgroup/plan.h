@@ -1,6 +1,7 @@
 #pragma once
-// What the pg-controller does for one pod request (spec controller-manager.md §3.2, §3.4) and
-// for one ReplicaSet/StatefulSet event (§3.6), decided from cache snapshots as plain data.
+// What the pg-controller does for one pod request (spec controller-manager.md §3.2, §3.4) and for
+// one ReplicaSet/StatefulSet event (spec controller-manager.md §3.6), decided from cache snapshots
+// as plain data.
 //
 // Threads: pure functions; callable from any thread.
 
@@ -31,7 +32,7 @@ bool needs_podgroup(const views::PodView& pod, const std::vector<std::string>& s
 PodPlan plan_pod(const views::PodView* pod, bool podgroup_cached,
                  const std::vector<std::string>& scheduler_names);
 
-// One ReplicaSet or StatefulSet event (spec §3.6).
+// One ReplicaSet or StatefulSet event (spec controller-manager.md §3.6).
 struct WorkloadPlan {
   enum class Action {
     None,

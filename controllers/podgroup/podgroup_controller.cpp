@@ -3,11 +3,11 @@
 //
 // Work flows through two queues:
 //   - pods: pod add events (including the initial list) enqueue "ns/name"; worker_threads_for_
-//     podgroup workers run sync_pod with unlimited retries (spec §1.11);
-//   - workloads (only with WorkLoadSupport): ReplicaSet and StatefulSet add/update events
-//     enqueue "<Kind>/ns/name"; one worker runs sync_workload, which logs errors and does not
-//     retry (spec §3.6). Volcano runs this path inside the event handler; a queue keeps the
-//     informer thread free and still reads the newest object.
+//     podgroup workers run sync_pod with unlimited retries (spec controller-manager.md §1.11);
+//   - workloads (only with WorkLoadSupport): ReplicaSet and StatefulSet add/update events enqueue
+//     "<Kind>/ns/name"; one worker runs sync_workload, which logs errors and does not retry
+//     (spec controller-manager.md §3.6). Volcano runs this path inside the event handler; a queue
+//     keeps the informer thread free and still reads the newest object.
 
 #include "controllers/podgroup/podgroup_controller.h"
 
@@ -68,7 +68,7 @@ class PodGroupController : public Controller {
   void run() override {
     WorkerOptions<std::string> pod_opts;
     pod_opts.name = kName;
-    pod_opts.max_requeue = -1;  // unlimited (spec §1.11)
+    pod_opts.max_requeue = -1;  // unlimited (spec controller-manager.md §1.11)
     const int n =
         static_cast<int>(std::max<std::uint32_t>(1, options_->worker_threads_for_podgroup));
     pod_workers_ = run_workers(
@@ -117,7 +117,8 @@ class PodGroupController : public Controller {
     }
     const PodPlan plan = plan_pod(pod.get(), cached, options_->scheduler_names);
     if (!plan.skip_reason.empty()) {
-      // A pod gone from the cache is dropped without retry (spec §3.2 step 1).
+      // A pod gone from the cache is dropped without retry
+      // (spec controller-manager.md §3.2 step 1).
       VC_LOG_DEBUG("pod needs no PodGroup", kv("pod", key), kv("reason", plan.skip_reason));
       return ReconcileResult::ok();
     }
@@ -125,7 +126,7 @@ class PodGroupController : public Controller {
     return st.ok() ? ReconcileResult::ok() : ReconcileResult::error(st.error().describe());
   }
 
-  // Errors are logged by the executor and not retried (spec §3.6).
+  // Errors are logged by the executor and not retried (spec controller-manager.md §3.6).
   ReconcileResult sync_workload(const std::string& key) {
     const auto slash = key.find('/');
     const std::string kind = key.substr(0, slash);
@@ -149,7 +150,7 @@ class PodGroupController : public Controller {
     return ReconcileResult::ok();
   }
 
-  // ReplicaSet: the first pod the API lists with the selector (spec §3.6).
+  // ReplicaSet: the first pod the API lists with the selector (spec controller-manager.md §3.6).
   views::PodViewPtr first_pod_from_api(const WorkloadPlan& plan, const std::string& key) {
     kube::ListOptions opts;
     opts.label_selector = plan.label_selector;

@@ -2,10 +2,10 @@
 // Executor: performs a queue Plan (plan.h) and the command decision with the client.
 //
 // Writes, all to scheduling.volcano.sh/v1beta1 queues:
-//   * status.state by server-side apply on the status subresource: field manager
-//     queue-controller, force, an apply configuration holding only kind, apiVersion,
-//     metadata.name, metadata.resourceVersion and status.state. Only the field this controller
-//     owns is sent (spec §2.7), so the scheduler's status.allocated is never touched; the
+//   * status.state by server-side apply on the status subresource: field manager queue-controller,
+//     force, an apply configuration holding only kind, apiVersion, metadata.name,
+//     metadata.resourceVersion and status.state. Only the field this controller owns is sent
+//     (spec controller-manager.md §2.7), so the scheduler's status.allocated is never touched; the
 //     resourceVersion makes the apply conditional on the snapshot the plan was computed from (a
 //     stale cache yields Conflict and a retry instead of a state computed from old data).
 //   * spec.parent defaulting and the closed-by-parent annotation by JSON merge patch (the
@@ -48,7 +48,8 @@ class Executor {
   kube::Status execute(const Plan& plan);
 
   // Deletes the command, then enqueues request. NotFound: someone else handled or removed it;
-  // success and nothing is enqueued (spec §2.3). Any other failure is returned for a retry.
+  // success and nothing is enqueued (spec controller-manager.md §2.3). Any other failure is
+  // returned for a retry.
   kube::Status execute_command(std::string_view ns, std::string_view name, const Request& request);
 
  private:

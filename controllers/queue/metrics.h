@@ -1,7 +1,7 @@
 #pragma once
-// The five volcano_queue_pod_group_<phase>_count gauges, label queue_name (spec
-// controller-manager.md §1.8): set on every SYNC pass, all five series removed when the Queue is
-// deleted. The families live in the process registry (vc::metrics::registry()) for the whole
+// The five volcano_queue_pod_group_<phase>_count gauges, label queue_name
+// (spec controller-manager.md §1.8): set on every SYNC pass, all five series removed when the Queue
+// is deleted. The families live in the process registry (vc::metrics::registry()) for the whole
 // process; a controller built again for a new leadership term reuses them.
 //
 // Thread-safety: every method may be called from any thread (prometheus families lock inside).

@@ -16,7 +16,7 @@
 
 namespace vc::controllers::queue {
 
-// Exact strings of the Volcano API (spec §2.1, §6.1).
+// Exact strings of the Volcano API (spec controller-manager.md §2.1, §6.1).
 inline constexpr std::string_view kRootQueue = "root";
 inline constexpr std::string_view kClosedByParentAnnotation = "volcano.sh/closed-by-parent";
 inline constexpr std::string_view kFieldManager = "queue-controller";
@@ -27,9 +27,9 @@ inline constexpr std::string_view kCloseQueueAction = "CloseQueue";
 inline constexpr std::string_view kOutOfSyncEvent = "OutOfSync";
 inline constexpr std::string_view kCommandIssuedEvent = "CommandIssued";
 
-// One item of the queue work queue: which queue, why, and what to do (spec §2.2). The action is
-// kept verbatim (a command's action is not validated); the event may be empty (requests made by
-// the hierarchy rules carry none).
+// One item of the queue work queue: which queue, why, and what to do
+// (spec controller-manager.md §2.2). The action is kept verbatim (a command's action is not
+// validated); the event may be empty (requests made by the hierarchy rules carry none).
 struct Request {
   std::string queue;
   std::string event;
@@ -62,8 +62,9 @@ struct QueueInfo {
 // as absent: the object came from the API server, so this cannot fail on well-formed input.
 QueueInfo queue_info_from_json(const nlohmann::json& queue);
 
-// PodGroups of one queue counted by status.phase (spec §2.6 step 2). Phases outside the five
-// (including none) are not counted, but the PodGroup still makes the queue non-empty.
+// PodGroups of one queue counted by status.phase (spec controller-manager.md §2.6 step 2). Phases
+// outside the five (including none) are not counted, but the PodGroup still makes the queue
+// non-empty.
 struct PhaseCounts {
   std::int32_t pending = 0;
   std::int32_t running = 0;

@@ -23,7 +23,8 @@ void plan_sync(const Snapshot& s, Target target, std::vector<Step>& steps) {
   if (q.name != kRootQueue && q.parent.empty()) {
     steps.push_back(step::DefaultParent{q.resource_version});
   }
-  // 2-3. Counts feed the gauges only; they are not written to status (spec §2.7).
+  // 2-3. Counts feed the gauges only; they are not written to status
+  // (spec controller-manager.md §2.7).
   steps.push_back(step::PublishCounts{count_phases(s.podgroup_phases)});
   // 4. The state.
   const std::string to = to_string(resolve(target, !s.podgroup_phases.empty()));

@@ -146,7 +146,7 @@ TEST(QueuePlanClose, CascadesToOpenChildrenAndClosesAnEmptyQueue) {
   EXPECT_EQ(apply.failure_prefix, "Close queue failed for ");
   EXPECT_EQ(apply.success_reason, "CloseQueue");
   EXPECT_EQ(apply.success_message, "Close queue succeed");
-  // Counts are not published on the CLOSE path (spec §6.3.9).
+  // Counts are not published on the CLOSE path (spec controller-manager.md §6.3.9).
   for (const Step& st : plan.steps) EXPECT_FALSE(std::holds_alternative<step::PublishCounts>(st));
 }
 

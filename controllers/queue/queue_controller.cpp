@@ -35,8 +35,8 @@ using kube::cache::JsonObject;
 using kube::cache::Object;
 using kube::cache::ObjectPtr;
 using kube::workqueue::QueueOptions;
-// Requests are queued as values: identical requests are one item (spec controller-manager.md
-// §2.2).
+// Requests are queued as values: identical requests are one item
+// (spec controller-manager.md §2.2).
 using RequestQueue = kube::workqueue::RateLimitingQueue<Request, RequestHash>;
 using CommandQueue = kube::workqueue::RateLimitingQueue<std::string>;
 
@@ -92,7 +92,8 @@ class QueueController final : public Controller {
       command_work_ =
           std::make_unique<CommandQueue>(queue_options("queue-controller-command", ctx.clock));
       commands_ = ctx.informers.informer(kube::resources::commands);
-      // Only additions: a command is acted on once; updates and deletes are ignored (§2.2).
+      // Only additions: a command is acted on once; updates and deletes are ignored
+      // (spec controller-manager.md §2.2).
       EventHandler on_command;
       on_command.on_add = [this](const ObjectPtr& obj) {
         const JsonObject* c = as_json(obj);
@@ -138,7 +139,8 @@ class QueueController final : public Controller {
   EventHandler queue_handler() {
     return {
         .on_add = [this](const ObjectPtr& obj) { enqueue(obj->name); },
-        // Only a parent change matters (spec §2.2); status writes, ours included, do not.
+        // Only a parent change matters (spec controller-manager.md §2.2); status writes, ours
+        // included, do not.
         .on_update =
             [this](const ObjectPtr& old_obj, const ObjectPtr& new_obj) {
               if (queue_parent(*old_obj) != queue_parent(*new_obj)) enqueue(new_obj->name);

@@ -16,7 +16,8 @@ struct Row {
   const char* result_with_podgroups;
 };
 
-// Spec controller-manager.md §2.5, one row per cell ("Bogus" stands for any other action).
+// The table of spec controller-manager.md §2.5, one row per cell ("Bogus" stands for any other
+// action).
 const Row kRows[] = {
     {"", "OpenQueue", Procedure::Sync, "Open", "Open"},
     {"", "CloseQueue", Procedure::Close, "Closed", "Closing"},

@@ -1,8 +1,8 @@
 #pragma once
 // PodView: the compact cached form of a pod, holding only what the queue, pg, gc and job
-// controllers read (spec controller-manager.md §3, job-controller.md §1.3, §4.2, §4.6). Installed
-// on the shared pod informer with pod_view_transform(), so every controller shares one watch and
-// one cache of pods (spec §1.7).
+// controllers read (spec controller-manager.md §3, spec job-controller.md §1.3, §4.2, §4.6).
+// Installed on the shared pod informer with pod_view_transform(), so every controller shares one
+// watch and one cache of pods (spec controller-manager.md §1.7).
 //
 // What is kept:
 //   - metadata: namespace, name, uid, resourceVersion, all labels (Object), creation and

@@ -1,7 +1,8 @@
 #pragma once
 // PodGroupView: the compact cached form of a scheduling.volcano.sh/v1beta1 PodGroup, holding what
-// the queue, pg and job controllers read (spec controller-manager.md §2, §3; job-controller.md
-// §1.3, §4.1). Installed on the shared PodGroup informer with podgroup_view_transform().
+// the queue, pg and job controllers read (spec controller-manager.md §2, §3;
+// spec job-controller.md §1.3, §4.1). Installed on the shared PodGroup informer with
+// podgroup_view_transform().
 //
 // A controller that writes a PodGroup back in full (PUT) must start from the API object, not
 // from this view: the view drops fields it does not read (networkTopology, subGroupPolicy,

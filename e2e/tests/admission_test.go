@@ -13,7 +13,7 @@ import (
 )
 
 // Volcano's exact text for the job-level rule "minAvailable must not exceed the sum of the
-// tasks' replicas" on CREATE (spec/webhook.md §2.2 step 6; the webhook trims the leading space).
+// tasks' replicas" on CREATE (spec webhook.md §2.2 step 6; the webhook trims the leading space).
 const minAvailableAboveReplicasMsg = "job 'minAvailable' should not be greater than total replicas in tasks;"
 
 // TestJobMinAvailableAboveReplicasDenied: a Job asking for more pods to be available than it

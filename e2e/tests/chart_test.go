@@ -327,7 +327,7 @@ func chInventory(t *testing.T, objs []framework.ManifestObject) map[string]strin
 	return out
 }
 
-// Flags Volcano's binaries accept (spec/webhook.md §4.1, spec/controller-manager.md §1.2-1.4,
+// Flags Volcano's binaries accept (spec webhook.md §4.1, spec controller-manager.md §1.2-§1.4,
 // klog's): an unknown flag makes them exit at start-up.
 var (
 	chKlogFlags           = []string{"-v", "--v", "--vmodule", "--logtostderr", "--alsologtostderr", "--log-dir", "--log-file", "--stderrthreshold"}

@@ -18,7 +18,7 @@ const gcSlack = 5 * time.Second
 
 // TestControllersGCDeletesFinishedJobAfterTTL: a Job with ttlSecondsAfterFinished 5 is deleted
 // about 5 s after it finishes, not before, together with its pods (foreground deletion), and a
-// finished Job without a TTL stays (spec/controller-manager.md §4).
+// finished Job without a TTL stays (spec controller-manager.md §4).
 func TestControllersGCDeletesFinishedJobAfterTTL(t *testing.T) {
 	f := framework.New(t, "e2e-ctl-gc")
 	f.WaitQueueOpen("default")

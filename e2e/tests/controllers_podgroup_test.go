@@ -46,7 +46,7 @@ func checkOwner(t *testing.T, pg *schedulingv1beta1.PodGroup, kind, uid string) 
 
 // TestControllersPodGroupForBarePod: a pod for the volcano scheduler that names no PodGroup
 // gets one (podgroup-<pod uid>, owned by the pod, minMember 1, the default queue), is annotated
-// to join it, and is scheduled (spec/controller-manager.md §3.2-3.4).
+// to join it, and is scheduled (spec controller-manager.md §3.2-§3.4).
 func TestControllersPodGroupForBarePod(t *testing.T) {
 	f := framework.New(t, "e2e-ctl-pgpod")
 	f.WaitQueueOpen("default")

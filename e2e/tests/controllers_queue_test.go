@@ -14,8 +14,8 @@ import (
 
 // TestControllersQueueCloseWhileRunning: closing a queue that still has PodGroups leaves it
 // Closing; it becomes Closed once the last PodGroup is gone (here: the job finishes and the
-// garbage collector deletes it, TTL 0), and OpenQueue opens it again (spec/controller-manager.md
-// §2.5, §2.6, §6.3 item 5).
+// garbage collector deletes it, TTL 0), and OpenQueue opens it again
+// (spec controller-manager.md §2.5, §2.6, §6.3.5).
 func TestControllersQueueCloseWhileRunning(t *testing.T) {
 	f := framework.New(t, "e2e-ctl-qclose")
 	queue := "e2e-ctl-qclose-" + f.Suffix
@@ -70,7 +70,7 @@ func TestControllersQueueCloseWhileRunning(t *testing.T) {
 
 // TestControllersQueueParentCloseCascades: closing a parent queue closes its open children and
 // marks them volcano.sh/closed-by-parent=true; reopening the parent reopens exactly those
-// children and marks them "false" (spec/controller-manager.md §2.6).
+// children and marks them "false" (spec controller-manager.md §2.6).
 func TestControllersQueueParentCloseCascades(t *testing.T) {
 	f := framework.New(t, "e2e-ctl-qtree")
 	parent, child := "e2e-ctl-parent-"+f.Suffix, "e2e-ctl-child-"+f.Suffix

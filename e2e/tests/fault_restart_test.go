@@ -12,7 +12,7 @@ import (
 	"vc-cpp.local/e2e/tests/framework"
 )
 
-// Fault scenarios (issues 5 and 6): a component of the local cluster is killed while the
+// Fault scenarios: a component of the local cluster is killed while the
 // controller-manager is busy, e2e/cluster/up.sh brings it back, and every job must still
 // converge with nothing created twice. Each test restores the cluster with up.sh at cleanup.
 

@@ -14,7 +14,7 @@ import (
 // TestJobVcctlSuspendResume: Volcano's own vcctl drives the controller through bus Commands.
 // `vcctl job suspend` (AbortJob) deletes the running pods and the job goes Aborting -> Aborted;
 // `vcctl job resume` (ResumeJob) restarts it (retryCount 1) and it runs again with fresh pods.
-// The controller deletes each Command it consumes (spec §6, §2.4).
+// The controller deletes each Command it consumes (spec job-controller.md §6, §2.4).
 func TestJobVcctlSuspendResume(t *testing.T) {
 	f := framework.New(t, "e2e-job-vcctl")
 	rec := f.NewRecorder()

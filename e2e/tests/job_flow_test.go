@@ -13,9 +13,10 @@ import (
 	"vc-cpp.local/e2e/tests/framework"
 )
 
-// TestJobDependsOn: the worker task depends on the master task, so the worker pods are created
-// only once the master pod is Running with its containers ready (spec §4.6). The recorder's pod
-// watch delivers pod changes in commit order, so "created after" is read from its sequence.
+// TestJobDependsOn: the worker task depends on the master task, so the worker pods are created only
+// once the master pod is Running with its containers ready (spec job-controller.md §4.6). The
+// recorder's pod watch delivers pod changes in commit order, so "created after" is read from its
+// sequence.
 func TestJobDependsOn(t *testing.T) {
 	f := framework.New(t, "e2e-job-depends")
 	rec := f.NewRecorder()
@@ -57,7 +58,8 @@ func TestJobDependsOn(t *testing.T) {
 }
 
 // TestJobScaleUpDown: raising a task's replicas creates the missing pods <job>-<task>-<i>;
-// lowering them deletes the pods with index >= replicas and keeps the others (spec §7.1).
+// lowering them deletes the pods with index >= replicas and keeps the others
+// (spec job-controller.md §7.1).
 func TestJobScaleUpDown(t *testing.T) {
 	f := framework.New(t, "e2e-job-scale")
 	const name = "scale"
@@ -101,7 +103,7 @@ func TestJobScaleUpDown(t *testing.T) {
 
 // TestJobDeleteCleansUp: deleting a running Job (default propagation) removes its pods, its
 // PodGroup and the svc plugin's Service, ConfigMap and NetworkPolicy: everything the controller
-// creates is owned by the Job (spec §0.6, §7.2).
+// creates is owned by the Job (spec job-controller.md §0.6, §7.2).
 func TestJobDeleteCleansUp(t *testing.T) {
 	f := framework.New(t, "e2e-job-delete")
 	const name = "doomed"

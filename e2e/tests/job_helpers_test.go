@@ -14,7 +14,7 @@ import (
 	"vc-cpp.local/e2e/tests/framework"
 )
 
-// Shared by the Job controller scenarios (job_*_test.go; spec/job-controller.md).
+// Shared by the Job controller scenarios (job_*_test.go; spec job-controller.md).
 
 // jobQueue is the queue the Job scenarios submit to unless they need their own: it always
 // exists and is Open, and each test's jobs live in the test's namespace.
@@ -103,7 +103,7 @@ func firstStatusIn(rec *framework.Recorder, job *batchv1alpha1.Job, phase batchv
 }
 
 // checkJobOwnerRef checks the controller reference every object the job controller creates
-// carries (spec §0.6).
+// carries (spec job-controller.md §0.6).
 func checkJobOwnerRef(t *testing.T, what string, obj metav1.Object, job *batchv1alpha1.Job) {
 	t.Helper()
 	ref := metav1.GetControllerOf(obj)

@@ -14,10 +14,11 @@ import (
 )
 
 // TestJobLifecycleToCompleted: a Job of a head (1) and workers (2) with minAvailable 3 gets a
-// PodGroup <job>-<uid> carrying the job's labels and annotations, minMember 3, minTaskMember
-// per task, the queue, minResources of three 100m pods and the Job as controller (spec §4.1);
-// pods <job>-<task>-<i> with the labels and annotations of §0.4; phases Pending -> Running ->
-// Completed, the Completed status counting 3 succeeded per task (§4.2 step 9).
+// PodGroup <job>-<uid> carrying the job's labels and annotations, minMember 3, minTaskMember per
+// task, the queue, minResources of three 100m pods and the Job as controller
+// (spec job-controller.md §4.1); pods <job>-<task>-<i> with the labels and annotations of
+// spec job-controller.md §0.4; phases Pending -> Running -> Completed, the Completed status
+// counting 3 succeeded per task (spec job-controller.md §4.2 step 9).
 func TestJobLifecycleToCompleted(t *testing.T) {
 	f := framework.New(t, "e2e-job-life")
 	rec := f.NewRecorder()
@@ -57,7 +58,7 @@ func TestJobLifecycleToCompleted(t *testing.T) {
 			n, running.MinAvailable)
 	}
 	// Volcano writes Completed with the final counts; the clean-up kill that follows zeroes them
-	// (spec §8.1), so the first Completed status is the one to check.
+	// (spec job-controller.md §8.1), so the first Completed status is the one to check.
 	done := firstStatusIn(rec, job, batchv1alpha1.Completed)
 	if done == nil {
 		t.Fatalf("no Completed status observed; phases %s", jobPhases(rec.JobHistory(job.UID)))

@@ -16,7 +16,7 @@ import (
 // TestJobRayPlugin: with plugins {ray: []} (the webhook adds svc) the controller creates the
 // ClusterIP Service <job>-head-svc selecting the head pod with the ports gcs 6379, dashboard 8265
 // and client-server 10001, starts the head container with `ray start --head ...` and those
-// ports, and points the workers at <job>-head-0.<job>:6379 (spec §5.7).
+// ports, and points the workers at <job>-head-0.<job>:6379 (spec job-controller.md §5.7).
 func TestJobRayPlugin(t *testing.T) {
 	f := framework.New(t, "e2e-job-ray")
 	const name = "raycluster"
@@ -93,7 +93,8 @@ func TestJobRayPlugin(t *testing.T) {
 // TestJobSvcPlugin: with plugins {svc: []} the controller creates the ConfigMap <job>-svc with
 // each task's hosts (<pod>.<job>) and counts, the headless Service <job> and the NetworkPolicy
 // <job> over the job's pods, and gives each pod hostname/subdomain, the VC_<TASK>_HOSTS/_NUM
-// variables from the ConfigMap and the ConfigMap mounted at /etc/volcano (spec §5.2).
+// variables from the ConfigMap and the ConfigMap mounted at /etc/volcano
+// (spec job-controller.md §5.2).
 func TestJobSvcPlugin(t *testing.T) {
 	f := framework.New(t, "e2e-job-svc")
 	const name = "svcjob"

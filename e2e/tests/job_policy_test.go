@@ -16,7 +16,7 @@ import (
 // TestJobRestartOnPodFailure: with the job policy PodFailed -> RestartJob and maxRetry 2, every
 // pod failure restarts the job (phase Restarting, retryCount + 1, pods re-created for the new
 // version) until the restart that sets retryCount to 2, after which the restarting rule moves
-// the job to Failed (spec §2.3 rule R, §2.4).
+// the job to Failed (spec job-controller.md §2.3 rule R, §2.4).
 func TestJobRestartOnPodFailure(t *testing.T) {
 	f := framework.New(t, "e2e-job-restart")
 	rec := f.NewRecorder()
@@ -51,7 +51,8 @@ func TestJobRestartOnPodFailure(t *testing.T) {
 	}
 	expectPhasesInOrder(t, rec, job, batchv1alpha1.Running, batchv1alpha1.Restarting, batchv1alpha1.Running,
 		batchv1alpha1.Restarting, batchv1alpha1.Failed)
-	// Each restart re-creates the pod for the job's new version and retry count (spec §0.4).
+	// Each restart re-creates the pod for the job's new version and retry count
+	// (spec job-controller.md §0.4).
 	ms := framework.Milestones(rec.PodsOwnedBy(job.UID))
 	if m := ms[podName(name, "work", 0)]; m == nil || m.Finished == nil {
 		t.Errorf("pod %s never observed finished", podName(name, "work", 0))
@@ -63,7 +64,7 @@ func TestJobRestartOnPodFailure(t *testing.T) {
 // aborts the job: the still-running pod of the other task is deleted, the failed pod is kept,
 // and the phase goes Aborting -> Aborted. exitCode 5 -> TerminateJob likewise ends Terminated.
 // A pod failing with exit code 1 matches neither policy, so its job simply ends Failed
-// (spec §3.1 step 5/6, §2.4).
+// (spec job-controller.md §3.1 steps 5 and 6, §2.4).
 func TestJobExitCodePolicy(t *testing.T) {
 	f := framework.New(t, "e2e-job-exit")
 	rec := f.NewRecorder()
@@ -113,7 +114,7 @@ func TestJobExitCodePolicy(t *testing.T) {
 
 // TestJobTaskCompletedCompletesJob: the task policy TaskCompleted -> CompleteJob on a driver
 // task completes the whole job once its pod succeeded: the still-running workers are deleted and
-// the job goes Completing -> Completed (spec §1.3 TaskCompleted, §2.4).
+// the job goes Completing -> Completed (spec job-controller.md §1.3 TaskCompleted, §2.4).
 func TestJobTaskCompletedCompletesJob(t *testing.T) {
 	f := framework.New(t, "e2e-job-taskdone")
 	rec := f.NewRecorder()
@@ -140,7 +141,7 @@ func TestJobTaskCompletedCompletesJob(t *testing.T) {
 
 // TestJobPodEvicted: deleting a running pod of a job with the policy PodEvicted -> RestartJob
 // restarts the job: Restarting with retryCount 1, then the pods are re-created for job version 1
-// and retry count 1 and the job runs again (spec §1.3 deletePod, §2.4).
+// and retry count 1 and the job runs again (spec job-controller.md §1.3 "Pod deleted", §2.4).
 func TestJobPodEvicted(t *testing.T) {
 	f := framework.New(t, "e2e-job-evict")
 	rec := f.NewRecorder()

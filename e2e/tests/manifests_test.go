@@ -1,6 +1,6 @@
 package tests
 
-// The install artefacts of issue 4: the kustomize base manifests/webhook (rendered from
+// The webhook's install artefacts: the kustomize base manifests/webhook (rendered from
 // charts/vc-cpp, see chart_test.go), its cert-manager overlay and the certificate tooling in
 // certs/. They are checked against the live API server
 // with server-side dry runs, which validate every object as a real apply would and store

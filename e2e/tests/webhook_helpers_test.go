@@ -15,7 +15,7 @@ import (
 )
 
 // The fixed parts of Volcano's denial texts that more than one webhook test uses
-// (spec/webhook.md §2.2, §3.1). Backquotes inside are part of the messages.
+// (spec webhook.md §2.2, §3.1). Backquotes inside are part of the messages.
 const (
 	immutableJobFieldsMsg = "job updates may not change fields other than `minAvailable`, `tasks[*].replicas under spec` and `PriorityClassName`"
 	closedQueueJobMsg     = "can only submit job to queue with state `Open`, queue `%s` status is `Closed`;"
@@ -111,7 +111,7 @@ func bracketList(msg, label string) []string {
 	return items
 }
 
-// The events and actions a user policy may name (spec/webhook.md §5.4), sorted.
+// The events and actions a user policy may name (spec webhook.md §5.4), sorted.
 var (
 	allowedPolicyEvents  = []string{"*", "JobUpdated", "PodEvicted", "PodFailed", "PodPending", "TaskCompleted", "TaskFailed", "Unknown"}
 	allowedPolicyActions = []string{"AbortJob", "CompleteJob", "RestartJob", "RestartPartition", "RestartPod", "RestartTask", "ResumeJob", "TerminateJob"}

@@ -15,7 +15,7 @@ import (
 )
 
 // TestWebhookJobDefaults: what /jobs/mutate (with the CRD defaults before it) adds to a Job on
-// CREATE (spec/webhook.md §2.1): queue "default", schedulerName "volcano", maxRetry 3, task
+// CREATE (spec webhook.md §2.1): queue "default", schedulerName "volcano", maxRetry 3, task
 // names "default<index>", task minAvailable = replicas (or minPartitions × partitionSize),
 // task maxRetry 3, job minAvailable = sum of the tasks' minAvailable, dnsPolicy for
 // hostNetwork templates, and the svc/ssh plugins that other plugins need. Values the user set
@@ -185,7 +185,7 @@ func expectPlugins(want map[string][]string) func(t *testing.T, got *batchv1alph
 }
 
 // TestWebhookJobCreateDenials: /jobs/validate refuses to store Jobs that break Volcano's
-// CREATE rules, with Volcano's messages (spec/webhook.md §2.2), and stores nothing.
+// CREATE rules, with Volcano's messages (spec webhook.md §2.2), and stores nothing.
 func TestWebhookJobCreateDenials(t *testing.T) {
 	f := framework.New(t, "e2e-wh-jobval")
 	jobs := f.Volcano.BatchV1alpha1().Jobs(f.Namespace)

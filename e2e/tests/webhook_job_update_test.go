@@ -36,7 +36,7 @@ func updateJob(t *testing.T, f *framework.Framework, name string, change func(*b
 
 // TestWebhookJobUpdates: on UPDATE, /jobs/validate lets only minAvailable, the tasks' replicas
 // and minAvailable (and priorityClassName) change, still within the replica rules, and leaves
-// metadata alone (spec/webhook.md §3.1). A denied update leaves the stored spec unchanged.
+// metadata alone (spec webhook.md §3.1). A denied update leaves the stored spec unchanged.
 func TestWebhookJobUpdates(t *testing.T) {
 	f := framework.New(t, "e2e-wh-jobupd")
 	queue := "e2e-wh-jobupd-" + f.Suffix

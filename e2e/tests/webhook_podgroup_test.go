@@ -11,7 +11,7 @@ import (
 	"vc-cpp.local/e2e/tests/framework"
 )
 
-// namespaceQueueAnnotation names a namespace's default queue for PodGroups (spec/webhook.md §2.3).
+// namespaceQueueAnnotation names a namespace's default queue for PodGroups (spec webhook.md §2.3).
 const namespaceQueueAnnotation = "scheduling.volcano.sh/queue-name"
 
 func newPodGroup(ns, name, queue string) *schedulingv1beta1.PodGroup {
@@ -24,7 +24,7 @@ func newPodGroup(ns, name, queue string) *schedulingv1beta1.PodGroup {
 // TestWebhookPodGroups: /podgroups/mutate takes the queue of a PodGroup that names none (or
 // "default") from its namespace's annotation, and /podgroups/validate refuses PodGroups whose
 // queue is missing or not Open, or whose network topology sets both tier fields
-// (spec/webhook.md §2.3, §2.4). Admitted PodGroups are dry runs; denied ones are real creates
+// (spec webhook.md §2.3, §2.4). Admitted PodGroups are dry runs; denied ones are real creates
 // that store nothing.
 func TestWebhookPodGroups(t *testing.T) {
 	f := framework.New(t, "e2e-wh-pg")

@@ -35,7 +35,7 @@ func updateQueue(t *testing.T, f *framework.Framework, name string, change func(
 }
 
 // TestWebhookQueueHierarchy: /queues/validate keeps the queue tree consistent on CREATE and
-// UPDATE (spec/webhook.md §2.6 steps 2 and 4): the parent must exist and not be the queue
+// UPDATE (spec webhook.md §2.6 steps 2 and 4): the parent must exist and not be the queue
 // itself, the tree is at most 5 queues deep below root, a capability may not exceed the
 // nearest ancestor's nor be below a descendant's, children's guarantee and deserved may not
 // add up to more than the parent's (a parent with none counts as zero), and a queue that
@@ -188,7 +188,7 @@ func childOfBusyQueue(t *testing.T, f *framework.Framework) {
 
 // TestWebhookQueueProtection: the queues "default" and "root" cannot be deleted, root's
 // resources cannot be changed, and a queue with child queues cannot be deleted; a leaf queue,
-// Open or Closed, can (spec/webhook.md §2.6 DELETE and step 3). Requests that could harm the
+// Open or Closed, can (spec webhook.md §2.6 DELETE and step 3). Requests that could harm the
 // shared cluster if wrongly admitted are dry runs.
 func TestWebhookQueueProtection(t *testing.T) {
 	f := framework.New(t, "e2e-wh-qprot")

@@ -31,7 +31,7 @@ func withAnnotations(q *schedulingv1beta1.Queue, kv ...string) *schedulingv1beta
 	return q
 }
 
-// TestWebhookQueueDefaults: what /queues/mutate adds on CREATE (spec/webhook.md §2.5):
+// TestWebhookQueueDefaults: what /queues/mutate adds on CREATE (spec webhook.md §2.5):
 // reclaimable true and weight 1 when absent, and the "root" prefix on a hierarchy that lacks
 // it (with weight 1 for the root). Values the user set are kept. The requests are dry runs,
 // whose response is the object as it would be stored.
@@ -89,8 +89,8 @@ func TestWebhookQueueDefaults(t *testing.T) {
 }
 
 // TestWebhookQueueValidation: /queues/validate refuses queues whose resources or hierarchy
-// annotations are inconsistent, with Volcano's field-error texts (spec/webhook.md §2.6 step
-// 1), and the CRD schema refuses weights outside 1..65535; nothing is stored.
+// annotations are inconsistent, with Volcano's field-error texts (spec webhook.md §2.6
+// step 1), and the CRD schema refuses weights outside 1..65535; nothing is stored.
 func TestWebhookQueueValidation(t *testing.T) {
 	f := framework.New(t, "e2e-wh-queueval")
 	queues := f.Volcano.SchedulingV1beta1().Queues()

@@ -28,7 +28,7 @@ api::Expected<std::vector<Endpoint>> select_endpoints(const std::vector<std::str
 std::vector<Endpoint> with_live_options(std::vector<Endpoint> endpoints,
                                         std::shared_ptr<const LiveOptions> live);
 
-// "volcano-admission-service" + path with every "/" replaced by "-" (spec §1.2).
+// "volcano-admission-service" + path with every "/" replaced by "-" (spec webhook.md §1.2).
 std::string webhook_configuration_name(const std::string& path);
 
 }  // namespace vc::webhook::app

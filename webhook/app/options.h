@@ -20,7 +20,7 @@
 
 namespace vc::webhook::app {
 
-// Volcano's binary default; Helm passes its own list (spec §1.1).
+// Volcano's binary default; Helm passes its own list (spec webhook.md §1.1).
 inline constexpr const char* kDefaultEnabledAdmission =
     "/jobs/mutate,/jobs/validate,/podgroups/mutate,/pods/validate,/pods/mutate,/queues/mutate,"
     "/queues/validate";
@@ -51,7 +51,8 @@ struct WebhookOptions {
   bool enable_queue_allocated_pods_check = false;
   int max_queue_depth = 5;
   bool enable_root_queue_protection = true;
-  // Volcano's gates plus PodLevelResources, whose default follows the cluster version (§4.2d).
+  // Volcano's gates plus PodLevelResources, whose default follows the cluster version
+  // (spec webhook.md §4.2 step 4d).
   flags::FeatureGates feature_gates{default_feature_gates()};
   flags::KlogOptions klog;
   // Ours.

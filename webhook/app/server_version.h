@@ -1,7 +1,7 @@
 #pragma once
 // The cluster's Kubernetes version (GET /version), which Volcano reads at start-up to set the
-// Kubernetes feature-gate defaults to that release's (spec webhook.md §4.2d). The only gate the
-// webhook reads is PodLevelResources: Alpha and off in v1.32 and v1.33 (and absent before),
+// Kubernetes feature-gate defaults to that release's (spec webhook.md §4.2 step 4d). The only gate
+// the webhook reads is PodLevelResources: Alpha and off in v1.32 and v1.33 (and absent before),
 // Beta and on from v1.34.
 //
 // Thread-safety: free functions; get_server_version blocks the calling thread.

@@ -72,7 +72,8 @@ TEST_F(AdmitObjectTest, MetadataNamespaceWinsOverTheDefault) {
 }
 
 TEST_F(AdmitObjectTest, QueueWithWeightZeroIsDefaultedToOneAndAllowed) {
-  // /queues/mutate turns weight 0 into 1 (spec §2.5); /queues/validate has no weight rule.
+  // /queues/mutate turns weight 0 into 1 (spec webhook.md §2.5); /queues/validate has no weight
+  // rule.
   Outcome out = admit(json::parse(R"({"apiVersion":"scheduling.volcano.sh/v1beta1",
       "kind":"Queue","metadata":{"name":"q","namespace":"ignored"},"spec":{"weight":0}})"),
                       offline_);

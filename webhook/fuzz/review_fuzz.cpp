@@ -1,4 +1,4 @@
-// libFuzzer target over the AdmissionReview decoder and every admit function (issue 4).
+// libFuzzer target over the AdmissionReview decoder and every admit function.
 //
 // Two ways in, chosen by what the input is:
 //  - a body decode_review accepts is routed to every endpoint as decoded, then again with the

@@ -107,7 +107,7 @@ rollingUpdate:
 {{- end -}}
 
 {{/*
-Volcano's admission paths, the rows of its chart's webhooks.yaml (spec/webhook.md §1.2): the
+Volcano's admission paths, the rows of its chart's webhooks.yaml (spec webhook.md §1.2): the
 configuration kind, the webhook name (the chart's, which differs from the Go code's for jobflows
 and hypernodes) and the one rule. clusterScoped marks hypernodes, which the chart registers
 without selectors or scope and with sideEffects None.

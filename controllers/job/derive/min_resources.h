@@ -51,8 +51,8 @@ api::ResourceList first_count_resources(std::vector<TaskUsage> tasks, std::int32
 // (replicas - minAvailable, or replicas when minAvailable is unset) by priority.
 api::ResourceList min_then_spare_resources(std::vector<TaskUsage> tasks, std::int32_t job_min);
 
-// spec §4.1.1 over the task templates; the result may be empty (never "unset"). Throws
-// std::invalid_argument for a template that holds a malformed quantity.
+// spec job-controller.md §4.1.1 over the task templates; the result may be empty (never
+// "unset"). Throws std::invalid_argument for a template that holds a malformed quantity.
 // Σ(task.minAvailable ?? replicas) > job minAvailable selects first_count_resources, else
 // min_then_spare_resources.
 api::ResourceList job_min_resources(const Job& job, const PriorityOf& priority_of);

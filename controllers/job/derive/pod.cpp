@@ -111,7 +111,8 @@ json build_pod(const Job& job, const TaskSpec& task, std::int32_t index, const j
 
   annotations[keys::kTaskIndex] = index_text;
   annotations[keys::kTaskSpec] = task_spec;
-  // Always the new-style name, even when only a legacy PodGroup exists (spec §8.22).
+  // Always the new-style name, even when only a legacy PodGroup exists
+  // (spec job-controller.md §8.22).
   annotations[keys::kGroupName] = job.name + "-" + job.uid;
   annotations[keys::kJobName] = job.name;
   annotations[keys::kQueueName] = job.spec.queue;

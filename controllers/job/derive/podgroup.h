@@ -1,7 +1,7 @@
 #pragma once
-// The PodGroup (scheduling.volcano.sh/v1beta1) the job controller keeps for each Job (spec
-// job-controller.md §4.1): building it, updating an existing one, and deciding from the cached
-// view whether an update may be needed at all.
+// The PodGroup (scheduling.volcano.sh/v1beta1) the job controller keeps for each Job
+// (spec job-controller.md §4.1): building it, updating an existing one, and deciding from the
+// cached view whether an update may be needed at all.
 //
 // Threads: pure functions; callable from any thread. priority_of is called on the caller's
 // thread.
@@ -31,15 +31,16 @@ std::int32_t min_task_member(const TaskSpec& task);
 // spec.subGroupPolicy entry for a task that has a partitionPolicy.
 nlohmann::json subgroup_policy(const TaskSpec& task);
 
-// The PodGroup to create (§4.1 "Create"). Throws std::invalid_argument like job_min_resources.
+// The PodGroup to create (spec job-controller.md §4.1 "Create"). Throws std::invalid_argument like
+// job_min_resources.
 nlohmann::json build_podgroup(const Job& job, const PriorityOf& priority_of);
 
-// The existing PodGroup (full JSON from a GET) updated per §4.1 "Update", or nullopt if nothing
-// differs. Compared: priorityClassName; minMember and minResources (semantically; rewritten
-// together); minTaskMember (missing map, missing or different per-task entries; stale keys are
-// kept); subGroupPolicy (an entry per partitioned task that differs, or an entry named after a
-// task without partitionPolicy; the list is then rebuilt). Never touched: queue, labels,
-// annotations, networkTopology. Throws std::invalid_argument like job_min_resources.
+// The existing PodGroup (full JSON from a GET) updated per spec job-controller.md §4.1 "Update", or
+// nullopt if nothing differs. Compared: priorityClassName; minMember and minResources
+// (semantically; rewritten together); minTaskMember (missing map, missing or different per-task
+// entries; stale keys are kept); subGroupPolicy (an entry per partitioned task that differs, or an
+// entry named after a task without partitionPolicy; the list is then rebuilt). Never touched:
+// queue, labels, annotations, networkTopology. Throws std::invalid_argument like job_min_resources.
 std::optional<nlohmann::json> update_podgroup(const Job& job, const nlohmann::json& existing,
                                               const PriorityOf& priority_of);
 
@@ -50,8 +51,8 @@ std::optional<nlohmann::json> update_podgroup(const Job& job, const nlohmann::js
 bool podgroup_may_need_update(const Job& job, const views::PodGroupView& pg,
                               const PriorityOf& priority_of);
 
-// True when the PodGroup exists and the scheduler has moved it past "" / Pending (§4.1
-// admission gate).
+// True when the PodGroup exists and the scheduler has moved it past "" / Pending
+// (spec job-controller.md §4.1 admission gate).
 bool podgroup_admitted(const views::PodGroupView* pg);
 
 }  // namespace vc::controllers::job

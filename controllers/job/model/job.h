@@ -29,7 +29,7 @@
 
 namespace vc::controllers::job {
 
-// Job phases (status.state.phase), spec §0.1.
+// Job phases (status.state.phase), spec job-controller.md §0.1.
 namespace phase {
 inline constexpr const char* kPending = "Pending";
 inline constexpr const char* kAborting = "Aborting";
@@ -43,7 +43,7 @@ inline constexpr const char* kTerminated = "Terminated";
 inline constexpr const char* kFailed = "Failed";
 }  // namespace phase
 
-// Keys of spec §0.4.
+// Keys of spec job-controller.md §0.4.
 namespace keys {
 inline constexpr const char* kTaskSpec = "volcano.sh/task-spec";
 inline constexpr const char* kTaskIndex = "volcano.sh/task-index";
@@ -77,7 +77,7 @@ struct NetworkTopology {
 
 struct LifecyclePolicy {
   std::string action;
-  // `events` followed by `event` when set (the order spec §3.1 consults them in).
+  // `events` followed by `event` when set (the order spec job-controller.md §3.1 consults them in).
   std::vector<std::string> events;
   std::optional<std::int32_t> exit_code;
   std::optional<std::chrono::milliseconds> timeout;  // metav1.Duration, e.g. "5m"

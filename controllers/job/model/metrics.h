@@ -1,6 +1,7 @@
 #pragma once
-// The job controller's three Prometheus metrics (spec job-controller.md §1.6, controller-manager
-// .md §1.8), registered on vc::metrics::registry() on first use and kept for the whole process:
+// The job controller's three Prometheus metrics (spec job-controller.md §1.6,
+// spec controller-manager.md §1.8), registered on vc::metrics::registry() on first use and kept for
+// the whole process:
 //   volcano_job_completed_phase_count{job_name="<ns>/<name>",queue_name}   counter
 //   volcano_job_failed_phase_count{job_name="<ns>/<name>",queue_name}      counter
 //   volcano_controller_job_to_pod_creation_latency_milliseconds            histogram, buckets

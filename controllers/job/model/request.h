@@ -13,7 +13,7 @@
 
 namespace vc::controllers::job {
 
-// bus.volcano.sh/v1alpha1 events (spec §0.2).
+// bus.volcano.sh/v1alpha1 events (spec job-controller.md §0.2).
 namespace event {
 inline constexpr const char* kAny = "*";
 inline constexpr const char* kPodFailed = "PodFailed";
@@ -28,7 +28,7 @@ inline constexpr const char* kJobUpdated = "JobUpdated";
 inline constexpr const char* kTaskFailed = "TaskFailed";
 }  // namespace event
 
-// bus.volcano.sh/v1alpha1 actions (spec §0.3).
+// bus.volcano.sh/v1alpha1 actions (spec job-controller.md §0.3).
 namespace action {
 inline constexpr const char* kAbortJob = "AbortJob";
 inline constexpr const char* kRestartJob = "RestartJob";
@@ -73,7 +73,8 @@ struct RequestHash {
 // "<namespace>/<job> event=... action=..." with the fields that are set: a request in log lines.
 std::string describe(const Request& r);
 
-// Go's hash/fnv New32 (FNV-1, not FNV-1a) of the bytes: Volcano's job-key sharding (spec §1.4).
+// Go's hash/fnv New32 (FNV-1, not FNV-1a) of the bytes: Volcano's job-key sharding
+// (spec job-controller.md §1.4).
 std::uint32_t fnv1_32(std::string_view bytes);
 // The worker queue index of a job key: fnv1_32(key) % workers.
 std::uint32_t shard_of(std::string_view job_key, std::uint32_t workers);

@@ -1,6 +1,6 @@
 #pragma once
-// Plugin arguments parsed the way Go's standard `flag` package parses them (spec
-// job-controller.md §5), so `spec.plugins` entries written for Volcano mean the same here:
+// Plugin arguments parsed the way Go's standard `flag` package parses them
+// (spec job-controller.md §5), so `spec.plugins` entries written for Volcano mean the same here:
 //   -x / --x            a bool flag set to true;
 //   -x=v / --x=v        any flag; bools take Go's strconv.ParseBool spellings (1, t, true, ...);
 //   -x v / --x v        non-bool flags take the next argument as their value;

@@ -3,8 +3,8 @@
 // hcclrank, enabled per Job by `spec.plugins: {<name>: [args...]}`.
 //
 // Hooks, as the job controller calls them:
-//   on_pod_create  for every pod about to be created (the pod JSON already carries the §0.4
-//                  labels and annotations); mutates the pod only, no I/O;
+//   on_pod_create  for every pod about to be created (the pod JSON already carries the labels
+//                  and annotations of spec job-controller.md §0.4); mutates the pod only, no I/O;
 //   on_job_add     while the job is Pending (initiateJob), on every such sync;
 //   on_job_update  on syncs of jobs past Pending;
 //   on_job_delete  on every kill.

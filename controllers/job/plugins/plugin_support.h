@@ -27,7 +27,7 @@ void parse_args(GoFlagSet& flags, const char* plugin, const std::vector<std::str
 
 // The first task with this name, or null.
 const TaskSpec* find_task(const JobSpec& spec, std::string_view name);
-// "<job>-<task>-<index>" (spec §0.5).
+// "<job>-<task>-<index>" (spec job-controller.md §0.5).
 std::string pod_name_for(std::string_view job, std::string_view task, std::int64_t index);
 // "<hostname>.<subdomain>" of replica index: the template's hostname or the pod name, the
 // template's subdomain or the job name.
@@ -60,7 +60,7 @@ bool has_container_port(const nlohmann::json& container, std::int64_t port);
 nlohmann::json container_port(const std::string& name, std::int64_t port);
 void append_volume(nlohmann::json& pod, nlohmann::json volume);
 
-// ---- marks (spec §5: "plugin-<name>" -> "<name>") ---------------------------------------------
+// ---- marks (spec job-controller.md §5: "plugin-<name>" -> "<name>") ---------------------------
 
 bool is_marked(const PluginEnv& env, const std::string& plugin);
 void set_mark(PluginEnv& env, const std::string& plugin);
@@ -69,7 +69,7 @@ void clear_mark(PluginEnv& env, const std::string& plugin);
 // ---- objects and API calls -------------------------------------------------------------------
 
 // {apiVersion, kind, metadata: {name, namespace, ownerReferences: [controller ref to the job]}}
-// (spec §0.6).
+// (spec job-controller.md §0.6).
 nlohmann::json owned_object(const Job& job, const kube::Resource& resource,
                             const std::string& name);
 // The text an API error reports in events and logs.

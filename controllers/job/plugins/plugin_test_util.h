@@ -42,8 +42,9 @@ inline Job make_job(std::string name, std::vector<TaskSpec> tasks) {
   return job;
 }
 
-// A pod as derive/pod.h builds it before plugins run: §0.4 labels and annotations, the owner
-// reference, one container "main" (plus an init container "setup" when asked).
+// A pod as derive/pod.h builds it before plugins run: the labels and annotations of
+// spec job-controller.md §0.4, the owner reference, one container "main" (plus an init container
+// "setup" when asked).
 inline json make_pod(const Job& job, const std::string& task, int index, bool with_init = false) {
   const std::string name = job.name + "-" + task + "-" + std::to_string(index);
   json pod = {{"apiVersion", "v1"},

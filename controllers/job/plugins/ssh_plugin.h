@@ -22,8 +22,8 @@ namespace vc::controllers::job::plugins {
 class SshPlugin : public Plugin {
  public:
   static constexpr const char* kName = "ssh";
-  // Volcano's default: the root user's ~/.ssh inside the job's containers (spec §5.3), not a
-  // path on any machine running the controller.
+  // Volcano's default: the root user's ~/.ssh inside the job's containers
+  // (spec job-controller.md §5.3), not a path on any machine running the controller.
   static constexpr const char* kDefaultKeyPath =
       "/"
       "root"

@@ -5,7 +5,8 @@
 namespace vc::controllers::job {
 namespace {
 
-// Whether an armed entry is in the scope of an executed action of type `type` (§3.4).
+// Whether an armed entry is in the scope of an executed action of type `type`
+// (spec job-controller.md §3.4).
 bool same_scope(ActionType type, const Request& armed, const Request& executed) {
   switch (type) {
     case ActionType::Job:
@@ -33,7 +34,8 @@ bool DelayedActions::add(const Request& req, std::string action, TimePoint due) 
   auto it = slots_.find(slot);
   if (it != slots_.end()) {
     if (it->second.action == action) return false;
-    // A different action replaces the armed one, which must then never fire (spec §8.6 fix).
+    // A different action replaces the armed one, which must then never fire (a fix of
+    // spec job-controller.md §8.6).
     erase_locked(it);
   }
   DelayedAction entry{next_id_++, req, std::move(action), due};

@@ -6,8 +6,8 @@
 //
 // One slot per (job, pod name); job-level requests use pod name "". Adding the action a slot
 // already holds is ignored (the armed one keeps its due time, as in Volcano). Adding a different
-// action replaces the slot and the old action is gone for good: a deliberate fix, Volcano keeps
-// the old timer running (spec §8.6).
+// action replaces the slot and the old action is gone for good: a deliberate fix, Volcano keeps the
+// old timer running (spec job-controller.md §8.6).
 //
 // Threads: every method may be called from any thread; one mutex guards the registry.
 
@@ -41,14 +41,14 @@ class DelayedActions {
   // already holds the same action.
   bool add(const Request& req, std::string action, TimePoint due);
 
-  // §3.4 first bullet, to call before handling any request: for a pod event other than
-  // PodPending, removes the pod's entry if it was armed by PodPending for the same pod UID, or by
-  // PodFailed/PodEvicted and the request is PodRunning. Returns what was removed.
+  // spec job-controller.md §3.4 first bullet, to call before handling any request: for a pod event
+  // other than PodPending, removes the pod's entry if it was armed by PodPending for the same pod
+  // UID, or by PodFailed/PodEvicted and the request is PodRunning. Returns what was removed.
   std::vector<DelayedAction> cancel_for_pod_event(const Request& req);
 
-  // §3.4 second bullet, after `action` ran successfully for `req`: removes the job's entries of
-  // the same action_type(); for RestartTask/RestartPod/RestartPartition only those of the same
-  // task/pod/partition. Returns what was removed.
+  // spec job-controller.md §3.4 second bullet, after `action` ran successfully for `req`: removes
+  // the job's entries of the same action_type(); for RestartTask/RestartPod/RestartPartition only
+  // those of the same task/pod/partition. Returns what was removed.
   std::vector<DelayedAction> cancel_same_type(const Request& req, std::string_view action);
 
   // Removes and returns the entries due at or before now, earliest first (ties: oldest add first).

@@ -1,8 +1,8 @@
 #pragma once
-// The job controller's informer handlers for pods and PodGroups as pure functions (spec
-// job-controller.md §1.3): whether an object belongs to a vcjob, and which bus event a change
-// becomes. The controller builds the Request from base_request_for_pod() plus the classified
-// event and exit code, and updates its pod cache around the call as the comments say.
+// The job controller's informer handlers for pods and PodGroups as pure functions
+// (spec job-controller.md §1.3): whether an object belongs to a vcjob, and which bus event a change
+// becomes. The controller builds the Request from base_request_for_pod() plus the classified event
+// and exit code, and updates its pod cache around the call as the comments say.
 //
 // Threads: pure functions over immutable views; call from any thread.
 
@@ -30,15 +30,17 @@ struct PodEvent {
 // pod name and UID, partition (volcano.sh/partition-id label or ""), job version; event empty.
 std::optional<Request> base_request_for_pod(const views::PodView& pod);
 
-// A new pod is PodPending whatever its phase (spec §8.5), OutOfSync when marked out-of-sync.
+// A new pod is PodPending whatever its phase (spec job-controller.md §8.5), OutOfSync when marked
+// out-of-sync.
 PodEvent classify_pod_add(const views::PodView& pod);
 
 // The caller skips updates whose resourceVersion did not change, and updates its cache first:
-// job_pods are the job's cached pods AFTER the update (new_pod included). job may be null when
-// the job is not cached. The §1.3 order: OutOfSync; PodFailed (with the first container's exit
-// code) on entering Failed; TaskCompleted on entering Succeeded when the task's Succeeded pods
-// reach its replicas; TaskFailed while Running/Pending when the task's restarts reach maxRetry,
-// overridden by PodRunning/PodPending on entering that phase; OutOfSync if marked, above all.
+// job_pods are the job's cached pods AFTER the update (new_pod included). job may be null when the
+// job is not cached. The order of spec job-controller.md §1.3: OutOfSync; PodFailed (with the first
+// container's exit code) on entering Failed; TaskCompleted on entering Succeeded when the task's
+// Succeeded pods reach its replicas; TaskFailed while Running/Pending when the task's restarts
+// reach maxRetry, overridden by PodRunning/PodPending on entering that phase; OutOfSync if marked,
+// above all.
 PodEvent classify_pod_update(const views::PodView& old_pod, const views::PodView& new_pod,
                              const Job* job, const std::vector<views::PodViewPtr>& job_pods);
 

@@ -15,7 +15,8 @@ PolicyDecision decide(const LifecyclePolicy& policy) {
   return {policy.action, policy.timeout.value_or(std::chrono::milliseconds{0})};
 }
 
-// The first of the policies that matches the request, in order (§3.1 step 5).
+// The first of the policies that matches the request, in order
+// (spec job-controller.md §3.1 step 5).
 std::optional<PolicyDecision> match(const std::vector<LifecyclePolicy>& policies,
                                     const Request& req) {
   for (const auto& policy : policies) {

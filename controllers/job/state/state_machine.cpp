@@ -9,7 +9,7 @@
 namespace vc::controllers::job {
 namespace {
 
-// Columns of the action × state table, in the order of spec §2.4.
+// Columns of the action × state table, in the order of spec job-controller.md §2.4.
 enum Column : std::size_t {
   kRestartJob,
   kRestartTarget,  // RestartTask, RestartPod, RestartPartition
@@ -64,8 +64,8 @@ constexpr StatusRule kT = StatusRule::TerminatedRule;
 constexpr std::size_t kStates = static_cast<std::size_t>(StateKind::Finished) + 1;
 
 // Volcano's table, (!) cells included: in Restarting, Abort/Terminate/Complete/Resume only re-kill
-// and re-evaluate R (spec §8.8); only SyncJob syncs there. Rows in StateKind order, columns in
-// Column order.
+// and re-evaluate R (spec job-controller.md §8.8); only SyncJob syncs there. Rows in StateKind
+// order, columns in Column order.
 // clang-format off
 constexpr std::array<std::array<Operation, kColumns>, kStates> kTable = {{
   //               RestartJob            RestartTask/Pod/Part.  AbortJob             TerminateJob         CompleteJob              ResumeJob                SyncJob             other
@@ -101,7 +101,7 @@ RuleOutcome to_phase(JobStatus& status, const char* next) {
           .failed = status.phase == phase::kFailed};
 }
 
-// Rn (spec §2.3): the branches in Volcano's order.
+// Rn (spec job-controller.md §2.3): the branches in Volcano's order.
 RuleOutcome running_rule(const JobSpec& spec, JobStatus& status) {
   // 64-bit sums: validated specs never overflow int32, and hostile ones must not be UB.
   const std::int64_t replicas = spec.total_replicas();
@@ -130,7 +130,7 @@ RuleOutcome running_rule(const JobSpec& spec, JobStatus& status) {
   return {};
 }
 
-// R (spec §2.3): compares with status.minAvailable, not the spec's.
+// R (spec job-controller.md §2.3): compares with status.minAvailable, not the spec's.
 RuleOutcome restarting_rule(const JobSpec& spec, JobStatus& status) {
   if (status.retry_count >= spec.max_retry) return to_phase(status, phase::kFailed);
   if (std::int64_t{spec.total_replicas()} - status.terminating >= status.min_available) {

@@ -16,7 +16,7 @@
 
 namespace vc::controllers::job {
 
-// The Go state object a phase selects (spec §2.1).
+// The Go state object a phase selects (spec job-controller.md §2.1).
 enum class StateKind {
   Pending,
   Running,
@@ -32,16 +32,17 @@ enum class StateKind {
 StateKind state_of(std::string_view phase);
 std::string_view to_string(StateKind state);
 
-// Which pod phases a full kill keeps (spec §2.2): None = {}, Soft = {Succeeded, Failed}.
+// Which pod phases a full kill keeps (spec job-controller.md §2.2):
+// None = {}, Soft = {Succeeded, Failed}.
 enum class Retain { None, Soft };
 
 enum class OpKind {
-  Sync,        // syncJob (§4.2)
-  KillJob,     // killPods, full mode (§4.3): version+1, retain set applies
+  Sync,        // syncJob (spec job-controller.md §4.2)
+  KillJob,     // killPods, full mode (spec job-controller.md §4.3): version+1, retain set applies
   KillTarget,  // killPods, target mode: the request's task/pod/partition only
 };
 
-// The status closures of spec §2.3. None = no closure (phase never changes).
+// The status closures of spec job-controller.md §2.3. None = no closure (phase never changes).
 enum class StatusRule {
   None,
   ToRestarting,
@@ -64,12 +65,12 @@ struct Operation {
   friend bool operator==(const Operation&, const Operation&) = default;
 };
 
-// The cell of the action × state table (spec §2.4). Any action string is accepted: unknown ones
-// (including "" and EnqueueJob) take the "other" column.
+// The cell of the action × state table (spec job-controller.md §2.4). Any action string is
+// accepted: unknown ones (including "" and EnqueueJob) take the "other" column.
 Operation resolve_operation(StateKind state, std::string_view action);
 
 // The retain set a full kill really uses: Volcano forces Soft on the "last retry", i.e. when
-// status.retryCount >= spec.maxRetry - 1 (spec §2.2), whatever the table says.
+// status.retryCount >= spec.maxRetry - 1 (spec job-controller.md §2.2), whatever the table says.
 Retain effective_retain(Retain requested, const JobSpec& spec, const JobStatus& status);
 
 struct RuleOutcome {
@@ -80,7 +81,7 @@ struct RuleOutcome {
 };
 
 // Applies the rule to status, whose counters (pending, running, succeeded, failed, terminating,
-// taskStatusCount) the caller has already filled (spec §2.3).
+// taskStatusCount) the caller has already filled (spec job-controller.md §2.3).
 RuleOutcome apply_rule(StatusRule rule, const JobSpec& spec, JobStatus& status);
 
 }  // namespace vc::controllers::job

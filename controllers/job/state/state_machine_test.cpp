@@ -25,7 +25,7 @@ std::string notation(const Operation& op) {
   return "?";
 }
 
-// ---- state_of (§2.1) -------------------------------------------------------------------------
+// ---- state_of (spec job-controller.md §2.1) --------------------------------------------------
 
 class StateOfTest : public ::testing::TestWithParam<std::tuple<std::string, StateKind>> {};
 
@@ -47,7 +47,7 @@ INSTANTIATE_TEST_SUITE_P(
         std::tuple{"Completed", StateKind::Finished}, std::tuple{"Failed", StateKind::Finished},
         std::tuple{"Terminated", StateKind::Finished}));
 
-// ---- action × state table (§2.4), every cell ----------------------------------------------------
+// ---- action × state table (spec job-controller.md §2.4), every cell -----------------------------
 
 struct Cell {
   std::string phase;
@@ -123,7 +123,7 @@ TEST(ActionTable, TableCoversEveryRowAndColumn) {
   EXPECT_EQ(all_cells().size(), 11u * 12u);
 }
 
-// ---- effective_retain (§2.2 last-retry override) ------------------------------------------------
+// ---- effective_retain (spec job-controller.md §2.2 last-retry override) -------------------------
 
 TEST(EffectiveRetain, LastRetryForcesSoft) {
   JobSpec spec;
@@ -143,7 +143,7 @@ TEST(EffectiveRetain, MaxRetryZeroAlwaysSoft) {
   EXPECT_EQ(effective_retain(Retain::None, spec, status), Retain::Soft);
 }
 
-// ---- apply_rule (§2.3)
+// ---- apply_rule (spec job-controller.md §2.3)
 // ---------------------------------------------------------------------------
 
 TaskSpec task(std::string name, std::int32_t replicas,

@@ -30,7 +30,7 @@ bool is_target(const views::PodView& pod, const KillTarget& target) {
 }
 
 // Where both plans start: the job's status with its pod counters reset, or a no-op for a job
-// being deleted (§4.3 step 1: it is left to the garbage collector).
+// being deleted (spec job-controller.md §4.3 step 1: it is left to the garbage collector).
 KillPlan begin_plan(const Job& job) {
   KillPlan plan;
   plan.status = job.status;
@@ -49,8 +49,8 @@ KillPlan plan_kill_job(const Job& job, const std::vector<views::PodViewPtr>& pod
   KillPlan plan = begin_plan(job);
   if (plan.noop) return plan;
   plan.status.version = next_version(job.status.version);
-  // The last retry keeps finished pods whatever the action asked for (§2.2), so their exit
-  // state stays visible once R moves the job to Failed.
+  // The last retry keeps finished pods whatever the action asked for (spec job-controller.md §2.2),
+  // so their exit state stays visible once R moves the job to Failed.
   const bool keep_finished = retain_finished || std::int64_t{job.status.retry_count} >=
                                                     std::int64_t{job.spec.max_retry} - 1;
   for (const views::PodViewPtr& pod : pods) {
@@ -60,8 +60,8 @@ KillPlan plan_kill_job(const Job& job, const std::vector<views::PodViewPtr>& pod
       continue;
     }
     if (keep_finished && is_finished_phase(pod->phase)) {
-      // Deliberately unlike Volcano (#4616): a retained pod still counts, so succeeded/failed
-      // and taskStatusCount survive the kill.
+      // Deliberately unlike Volcano (volcano-sh/volcano#4616): a retained pod still counts, so
+      // succeeded/failed and taskStatusCount survive the kill.
       count_pod(plan.status, *pod->annotation(keys::kTaskSpec), pod->phase);
       continue;
     }
@@ -79,7 +79,8 @@ KillPlan plan_kill_target(const Job& job, const std::vector<views::PodViewPtr>& 
     if (is_target(*pod, target)) plan.kill.push_back(pod);
   }
   // Volcano returns success before any write when the task has no pod in that partition (no
-  // partition info, unknown or empty partition); task and pod targets always go on (§2.2).
+  // partition info, unknown or empty partition); task and pod targets always go on
+  // (spec job-controller.md §2.2).
   plan.noop = target.kind == KillTarget::Kind::Partition && plan.kill.empty();
   return plan;
 }

@@ -71,7 +71,8 @@ TEST(PlanKillJob, SoftRetainKeepsFinishedPodsAndCountsThem) {
   Job job = running_job();
   KillPlan plan = plan_kill_job(job, mixed_pods(job), /*retain_finished=*/true);
   EXPECT_EQ(names(plan.kill), (std::vector<std::string>{"job1-a-0", "job1-b-0"}));
-  // Volcano zeroes these (#4616); we keep them so a finished job's counts survive its cleanup.
+  // Volcano zeroes these (volcano-sh/volcano#4616); we keep them so a finished job's counts survive
+  // its cleanup.
   EXPECT_EQ(plan.status.succeeded, 1);
   EXPECT_EQ(plan.status.failed, 1);
   EXPECT_EQ(plan.status.terminating, 1);

@@ -121,7 +121,8 @@ SyncPlan plan_sync(const Job& job, const std::vector<views::PodViewPtr>& pods) {
         ++plan.status.terminating;
         continue;
       }
-      // Volcano deletes an out-of-sync pod and still counts it by phase this round (§8 item 12).
+      // Volcano deletes an out-of-sync pod and still counts it by phase this round
+      // (spec job-controller.md §8.12).
       if (pod->annotation(keys::kOutOfSync) != nullptr) plan.remove.push_back(pod);
       count_pod(plan.status, *pod->annotation(keys::kTaskSpec), pod->phase);
     }

@@ -1,7 +1,8 @@
 #pragma once
-// Finishing a job status before it is written (spec job-controller.md §4.2 steps 5 and 9, §4.3
-// step 6, §4.7): change detection, lastTransitionTime and the de-duplicated condition list, and
-// runningDuration in Go's time.Duration format.
+// Finishing a job status before it is written
+// (spec job-controller.md §4.2 steps 5 and 9, §4.3 step 6, §4.7): change detection,
+// lastTransitionTime and the de-duplicated condition list, and runningDuration in Go's
+// time.Duration format.
 //
 // Threads: pure functions; callable from any thread.
 
@@ -19,13 +20,13 @@ namespace vc::controllers::job {
 bool status_changed(const JobStatus& stored, const JobStatus& next);
 
 // lastTransitionTime = now, and the condition {status: <current phase>, lastTransitionTime: now}
-// appended after removing any older entry for the same phase, so the list holds at most one
-// entry per phase, most recent last (§4.7).
+// appended after removing any older entry for the same phase, so the list holds at most one entry
+// per phase, most recent last (spec job-controller.md §4.7).
 void touch_transition(JobStatus& status, api::TimePoint now);
 
-// runningDuration = lastTransitionTime - creationTimestamp (§4.3 step 6), written by every kill.
-// Left unchanged when either time is unknown (the API server always sets creationTimestamp and
-// the controller sets lastTransitionTime before any kill can run).
+// runningDuration = lastTransitionTime - creationTimestamp (spec job-controller.md §4.3 step 6),
+// written by every kill. Left unchanged when either time is unknown (the API server always sets
+// creationTimestamp and the controller sets lastTransitionTime before any kill can run).
 void set_running_duration(JobStatus& status, const Job& job);
 
 }  // namespace vc::controllers::job

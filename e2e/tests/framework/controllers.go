@@ -14,7 +14,7 @@ import (
 	schedulingv1beta1 "volcano.sh/apis/pkg/apis/scheduling/v1beta1"
 )
 
-// Keys the controller scenarios read and write (spec/controller-manager.md §6.1).
+// Keys the controller scenarios read and write (spec controller-manager.md §6.1).
 const (
 	// AnnotationGroupName joins a pod to its PodGroup; pg-controller writes it, operators such
 	// as KubeRay set it themselves.

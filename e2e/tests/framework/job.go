@@ -12,7 +12,7 @@ import (
 	batchv1alpha1 "volcano.sh/apis/pkg/apis/batch/v1alpha1"
 )
 
-// Annotations understood by the harness's kwok stages (spec/test-cluster.md §3.5). Volcano's
+// Annotations understood by the harness's kwok stages (e2e/cluster/kwok-stages.yaml). Volcano's
 // job controller copies task template annotations onto the pods it creates.
 const (
 	AnnotationStartDelay   = "harness.kwok.io/start-delay"

@@ -15,7 +15,7 @@ type Rules map[string][]string
 
 // ControllerClusterRules is our controller ClusterRole, rule for rule: exactly the calls of
 // job-controller, queue-controller, pg-controller and gc-controller plus events
-// (spec/controller-manager.md §1.13 "Minimal needs", spec/job-controller.md §1.6).
+// (spec controller-manager.md §1.13 "Minimal needs", spec job-controller.md §1.6).
 var ControllerClusterRules = Rules{
 	"scheduling.volcano.sh queues":        {"get", "list", "patch", "watch"},
 	"scheduling.volcano.sh queues/status": {"patch"},
@@ -43,7 +43,7 @@ var ControllerLeaseRules = Rules{
 }
 
 // VolcanoControllerClusterRules is Volcano's own controller ClusterRole (its chart,
-// spec/controller-manager.md §1.13), which rbac.volcanoCompatible renders.
+// spec controller-manager.md §1.13), which rbac.volcanoCompatible renders.
 var VolcanoControllerClusterRules = Rules{
 	"apiextensions.k8s.io customresourcedefinitions": {"create", "delete", "get", "list", "watch"},
 	"batch.volcano.sh jobs":                          {"create", "delete", "get", "list", "update", "watch"},
@@ -101,7 +101,7 @@ func WebhookRules(paths []string) Rules {
 	return r
 }
 
-// VolcanoWebhookRules is Volcano's own admission ClusterRole (its chart, spec/webhook.md §4.4),
+// VolcanoWebhookRules is Volcano's own admission ClusterRole (its chart, spec webhook.md §4.4),
 // which rbac.volcanoCompatible renders: namespaces only when /podgroups/mutate is enabled.
 func VolcanoWebhookRules(paths []string) Rules {
 	r := Rules{

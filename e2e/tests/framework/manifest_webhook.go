@@ -1,7 +1,7 @@
 package framework
 
 // The webhook's install artefacts as the chart and the kustomize bases render them, checked
-// against Volcano's chart (spec/webhook.md §1.2, §4) and against each other: what is registered
+// against Volcano's chart (spec webhook.md §1.2, §4) and against each other: what is registered
 // is served, and what is served may be written by the webhook's role.
 
 import (
@@ -32,7 +32,7 @@ const (
 	InjectCAFrom = "cert-manager.io/inject-ca-from"
 )
 
-// AdmissionRegistration is one row of Volcano's chart (spec/webhook.md §1.2).
+// AdmissionRegistration is one row of Volcano's chart (spec webhook.md §1.2).
 type AdmissionRegistration struct {
 	Path, Kind, Webhook, Group, Version, Resource string
 	Ops                                           []admissionv1.OperationType
@@ -69,7 +69,7 @@ var AdmissionRegistrations = []AdmissionRegistration{
 }
 
 // VolcanoDefaultAdmissions is custom.enabled_admissions of Volcano's chart v1.15.1
-// (spec/webhook.md §1.1): no pods, no podgroups/mutate, no jobflows.
+// (spec webhook.md §1.1): no pods, no podgroups/mutate, no jobflows.
 var VolcanoDefaultAdmissions = []string{"/jobs/mutate", "/jobs/validate", "/podgroups/validate", "/queues/mutate",
 	"/queues/validate", "/hypernodes/validate", "/cronjobs/validate"}
 

@@ -1,9 +1,9 @@
 #pragma once
 // The admit functions of this folder (signature AdmitFn, see webhook/admission/endpoint.h):
 //   /jobs/mutate        admit_jobs_mutate (mutate_job.h)
-//   /jobs/validate      admit_jobs_validate: CREATE (§2.2) and UPDATE (§3.1)
-//   /cronjobs/validate  admit_cronjobs_validate (§2.10)
-//   /jobflows/validate  admit_jobflows_validate (§2.9)
+//   /jobs/validate      admit_jobs_validate: CREATE and UPDATE (spec webhook.md §2.2, §3.1)
+//   /cronjobs/validate  admit_cronjobs_validate (spec webhook.md §2.10)
+//   /jobflows/validate  admit_jobflows_validate (spec webhook.md §2.9)
 // Each checks the request's resource first, then decodes the object; nothing is thrown.
 //
 // Threads: pure functions; safe to call concurrently.

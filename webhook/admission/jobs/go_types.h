@@ -3,10 +3,10 @@
 // checker that reports the first JSON value Go's encoding/json would refuse, with Go's message:
 //   json: cannot unmarshal string into Go struct field TaskSpec.spec.tasks.replicas of type int32
 //
-// Volcano unmarshals request.object straight into its Go types (webhook.md §2.0): field names
-// are case-sensitive, unknown fields are ignored, null leaves the zero value, and a type
-// mismatch denies the request. The admit functions run check_go_types first, so everything
-// they read afterwards has the expected JSON type; they still read defensively.
+// Volcano unmarshals request.object straight into its Go types (spec webhook.md §2.0): field names
+// are case-sensitive, unknown fields are ignored, null leaves the zero value, and a type mismatch
+// denies the request. The admit functions run check_go_types first, so everything they read
+// afterwards has the expected JSON type; they still read defensively.
 //
 // "Closed" structs (Volcano's own types) list every field; "open" structs (Kubernetes core types
 // such as PodSpec) list the fields we validate or compare, and the rest is kept as opaque JSON.

@@ -1,6 +1,7 @@
 #pragma once
-// The smaller Job checks of webhook.md §2.2: volumes (validateIO, §2.2.4), the task dependency
-// DAG (§2.2.5), partition policies (§2.2.3) and the MPI plugin's master flag (§6.14).
+// The smaller Job checks of spec webhook.md §2.2: volumes (validateIO, §2.2.4), the task dependency
+// DAG (spec webhook.md §2.2.5), partition policies (§2.2.3) and the MPI plugin's master flag
+// (spec webhook.md §6.14).
 //
 // Threads: pure functions.
 

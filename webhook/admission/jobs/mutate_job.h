@@ -1,5 +1,5 @@
 #pragma once
-// /jobs/mutate (webhook.md §2.1): defaults a Job on CREATE with a JSON patch.
+// /jobs/mutate (spec webhook.md §2.1): defaults a Job on CREATE with a JSON patch.
 //
 // Threads: pure functions.
 

@@ -1,5 +1,5 @@
 #pragma once
-// Pod-template validation of Job tasks (webhook.md §2.2.2): the ported subset of
+// Pod-template validation of Job tasks (spec webhook.md §2.2.2): the ported subset of
 // ValidatePodTemplate on the template as Kubernetes' v1 defaulting would leave it (the rules not
 // ported are listed in UNPORTED.md next to this file), then Volcano's NUMA topology-policy cpu
 // check.

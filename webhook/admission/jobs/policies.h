@@ -1,5 +1,6 @@
 #pragma once
-// Lifecycle-policy validation of Job CREATE (webhook.md §2.2.1) and the allow-lists of §5.4.
+// Lifecycle-policy validation of Job CREATE (spec webhook.md §2.2.1) and the allow-lists of
+// spec webhook.md §5.4.
 //
 // Threads: pure functions.
 

@@ -1,6 +1,6 @@
 #pragma once
-// validateJobCreate (webhook.md §2.2): every CREATE check of /jobs/validate, in Volcano's order,
-// building Volcano's concatenated message.
+// validateJobCreate (spec webhook.md §2.2): every CREATE check of /jobs/validate, in Volcano's
+// order, building Volcano's concatenated message.
 //
 // Threads: pure function of its arguments; the ClusterView must allow concurrent reads.
 

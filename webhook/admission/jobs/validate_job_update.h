@@ -1,5 +1,5 @@
 #pragma once
-// validateJobUpdate (webhook.md §3.1): checks on the new object, then the immutability rule
+// validateJobUpdate (spec webhook.md §3.1): checks on the new object, then the immutability rule
 // (only minAvailable, priorityClassName, tasks[*].replicas, tasks[*].minAvailable and
 // volumeClaimName where a volumeClaim template is present may change).
 //

@@ -1,6 +1,6 @@
 #pragma once
-// Which resource group of the pod admission configuration a pod belongs to (spec webhook.md
-// §2.7, Volcano's namespace and annotation matchers).
+// Which resource group of the pod admission configuration a pod belongs to
+// (spec webhook.md §2.7, Volcano's namespace and annotation matchers).
 //
 // Threads: pure functions.
 

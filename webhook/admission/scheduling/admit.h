@@ -1,8 +1,9 @@
 #pragma once
-// The scheduling.volcano.sh and topology.volcano.sh admission endpoints (spec webhook.md
-// §2.3-§2.6, §2.11): pure functions of (request, cluster view, options). Each first checks the
-// request's resource, then decodes the object as Volcano does (a field of the wrong JSON type
-// is denied with Go's decode message), then applies the endpoint's rules. None of them throws.
+// The scheduling.volcano.sh and topology.volcano.sh admission endpoints
+// (spec webhook.md §2.3-§2.6, §2.11): pure functions of (request, cluster view, options). Each
+// first checks the request's resource, then decodes the object as Volcano does (a field of the
+// wrong JSON type is denied with Go's decode message), then applies the endpoint's rules. None of
+// them throws.
 //
 // Where a rule needs a cluster lookup and the view is offline (ClusterView::online() false),
 // the rule is skipped and the response carries a warning saying so.

@@ -1,5 +1,5 @@
-// validateHierarchicalQueue and validateQueueDeleting of /queues/validate (spec webhook.md §2.6
-// step 2 and DELETE).
+// validateHierarchicalQueue and validateQueueDeleting of /queues/validate
+// (spec webhook.md §2.6 step 2 and DELETE).
 
 #include <set>
 
