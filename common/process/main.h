@@ -5,8 +5,8 @@
 // set up from -v and --log-format (exit 1 on a bad format); warnings and every flag are logged;
 // then run(options, stop_token) gives the exit code.
 //
-// Parsed is the binary's ParsedCommandLine (options with version, log_format and klog; args,
-// warnings, flag_lines, help, usage). Call it from main() only.
+// parse returns the binary's flags::ParsedCommandLine, whose options derive from
+// flags::BaseOptions (common/flags/base_options.h). Call it from main() only.
 
 #include <algorithm>
 #include <cstdio>

@@ -36,4 +36,9 @@ ListenAddress parse_listen_address(std::string_view address) {
   return ListenAddress{std::string(host), static_cast<std::uint16_t>(value)};
 }
 
+std::string join_host_port(std::string_view host, std::uint16_t port) {
+  const bool ipv6 = host.find(':') != std::string_view::npos;
+  return (ipv6 ? "[" + std::string(host) + "]" : std::string(host)) + ":" + std::to_string(port);
+}
+
 }  // namespace vc::server

@@ -1,5 +1,5 @@
 #pragma once
-// Parsing of listen addresses in Go's "host:port" form, as the Volcano flags take them.
+// Listen addresses in Go's "host:port" form, as the Volcano flags take them.
 
 #include <cstdint>
 #include <string>
@@ -16,5 +16,8 @@ struct ListenAddress {
 // std::invalid_argument naming the address when it has no port, a port outside 0-65535, or an
 // unbalanced bracket: a bad flag value is a start-up configuration mistake.
 ListenAddress parse_listen_address(std::string_view address);
+
+// The other way, as Go's net.JoinHostPort: an IPv6 host in brackets, "[::1]:8443", ":8080".
+std::string join_host_port(std::string_view host, std::uint16_t port);
 
 }  // namespace vc::server

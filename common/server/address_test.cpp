@@ -33,5 +33,15 @@ TEST(ParseListenAddress, RejectsMalformedAddressesNamingThem) {
   }
 }
 
+TEST(JoinHostPort, BracketsIpv6HostsAndRoundTrips) {
+  EXPECT_EQ(join_host_port("", 8080), ":8080");
+  EXPECT_EQ(join_host_port("127.0.0.1", 0), "127.0.0.1:0");
+  EXPECT_EQ(join_host_port("::1", 8443), "[::1]:8443");
+  for (const char* address : {":8080", "localhost:9090", "[::1]:8080", "0.0.0.0:1"}) {
+    const ListenAddress parsed = parse_listen_address(address);
+    EXPECT_EQ(join_host_port(parsed.host, parsed.port), address);
+  }
+}
+
 }  // namespace
 }  // namespace vc::server

@@ -33,13 +33,6 @@ bool has_query_flag(std::string_view query, std::string_view flag) {
 
 }  // namespace
 
-Response Response::text(int status, std::string body) {
-  Response r;
-  r.status = status;
-  r.body = std::move(body);
-  return r;
-}
-
 Router::Router() {
   handlers_.emplace("/metrics", [](const Request&) {
     Response r;

@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/server/http_message.h"
+
 namespace vc::server {
 
 struct Request {
@@ -23,14 +25,8 @@ struct Request {
   std::string query;   // after '?', undecoded; "" when absent
 };
 
-struct Response {
-  int status = 200;
-  std::string content_type = "text/plain; charset=utf-8";
-  std::string body;
-  std::vector<std::pair<std::string, std::string>> headers;  // extra headers
-
-  static Response text(int status, std::string body);
-};
+// A handler's answer: status, content type (text/plain by default), body, extra headers.
+using Response = HttpResponse;
 
 // True when healthy. A check that throws counts as failing.
 using Check = std::function<bool()>;

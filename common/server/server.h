@@ -1,6 +1,7 @@
 #pragma once
 // Server: the small plain-HTTP endpoint both binaries run for /metrics, /healthz, /livez and
 // /readyz (see router.h for what each path answers), plus any GET handlers added by the binary.
+// It is the HTTP server core (http_server.h) serving a Router.
 //
 //   vc::server::Server server({.address = ":8080"});
 //   server.add_ready_check("informers-synced", [&] { return factory.synced(); });
@@ -8,9 +9,9 @@
 //   ...
 //   server.stop();             // graceful: stops accepting, finishes responses in flight
 //
-// Limits are explicit (ServerOptions): header size, body size, per-read and per-write timeouts,
+// Limits are explicit (ServerOptions): header size, body size, per-request and per-write timeouts,
 // connection count and requests per keep-alive connection. A request over a limit gets 431 or
-// 413 and the connection is closed.
+// 413, a malformed one 400, and the connection is closed.
 //
 // Thread-safety: every method may be called from any thread. start() and stop() are each
 // effective once; the destructor stops. Checks and handlers run on the server's I/O threads.

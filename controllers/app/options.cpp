@@ -3,9 +3,6 @@
 #include <algorithm>
 #include <set>
 
-#include "common/api/label_validation.h"
-#include "common/flags/flag_set.h"
-#include "common/flags/shared_flags.h"
 #include "common/go/duration.h"
 #include "common/go/strconv.h"
 #include "controllers/framework/gates.h"
@@ -24,15 +21,23 @@ std::string go_slice(const std::vector<std::string>& items) {
 
 void add_volcano_flags(flags::FlagSet& fs, ControllerManagerOptions& o) {
   ControllerOptions& c = o.controller;
-  flags::add_api_client_flags(fs, o.master, o.kubeconfig, o.kube_api_qps, o.kube_api_burst);
-  flags::add_tls_file_flags(fs, o.ca_cert_file, o.tls_cert_file, o.tls_private_key_file,
-                            "PEM CA certificate for the HTTPS health server.");
+  flags::add_base_flags(
+      fs, o,
+      {.ca_cert_file = "PEM CA certificate for the HTTPS health server.",
+       .version = "Show version and quit",
+       .enable_healthz = "Enable the health check; it is false by default",
+       .healthz_address = "The address to listen on for the health check server.",
+       .feature_gates =
+           "A set of key=value pairs that describe feature gates for alpha/experimental "
+           "features. Volcano's: CSIStorage=false, CronVolcanoJobSupport=true, "
+           "PodDisruptionBudgetsSupport=true, PriorityClass=true, QueueCommandSync=true, "
+           "ResourceTopology=true, SchedulingGatesQueueAdmission=false, VolcanoJobSupport=true, "
+           "WorkLoadSupport=true; also AllAlpha, AllBeta and the Kubernetes v1.35 gates."});
   fs.string_var("lock-object-namespace", &o.lock_object_namespace,
                 "Define the namespace of the lock object; it is volcano-system by default.");
   fs.deprecate("lock-object-namespace",
                "This flag is deprecated and will be removed in a future release. Please use "
                "--leader-elect-resource-namespace instead.");
-  fs.bool_var("version", &o.version, "Show version and quit");
   fs.uint32_var("worker-threads", &c.worker_threads,
                 "The number of threads syncing job operations concurrently. Larger number = faster "
                 "job updating, but more CPU load.");
@@ -45,10 +50,6 @@ void add_volcano_flags(flags::FlagSet& fs, ControllerManagerOptions& o) {
   fs.int_var("max-requeue-num", &c.max_requeue_num,
              "The number of times a job, queue or command will be requeued before it is dropped "
              "out of the queue; negative means unlimited");
-  fs.string_var("healthz-address", &o.healthz_address,
-                "The address to listen on for the health check server.");
-  fs.bool_var("enable-healthz", &o.enable_healthz,
-              "Enable the health check; it is false by default");
   fs.bool_var("enable-metrics", &o.enable_metrics,
               "Enable the metrics function; it is false by default");
   fs.string_var("listen-address", &o.listen_address, "The address to listen on for HTTP requests.");
@@ -169,49 +170,31 @@ void validate_leader_election(const LeaderElectionOptions& l, std::vector<std::s
 
 }  // namespace
 
-ControllerManagerOptions::ControllerManagerOptions() : controllers(default_controller_gates()) {}
+ControllerManagerOptions::ControllerManagerOptions()
+    : BaseOptions(flags::volcano_feature_gates()), controllers(default_controller_gates()) {}
 
 std::string ControllerManagerOptions::lease_namespace() const {
   return lock_object_namespace.empty() ? leader_election.resource_namespace : lock_object_namespace;
 }
 
 api::Expected<ParsedCommandLine> parse_command_line(const std::vector<std::string>& args) {
-  ParsedCommandLine out;
-  ControllerManagerOptions& o = out.options;
-  flags::FlagSet fs("vc-controller-manager");
-  add_volcano_flags(fs, o);
-  add_sharding_flags(fs, o.sharding);
-  fs.var("feature-gates", o.feature_gates.flag_value(),
-         "A set of key=value pairs that describe feature gates for alpha/experimental features. "
-         "Volcano's: CSIStorage=false, CronVolcanoJobSupport=true, "
-         "PodDisruptionBudgetsSupport=true, PriorityClass=true, QueueCommandSync=true, "
-         "ResourceTopology=true, SchedulingGatesQueueAdmission=false, VolcanoJobSupport=true, "
-         "WorkLoadSupport=true; also AllAlpha, AllBeta and the Kubernetes v1.35 gates.");
-  add_leader_election_flags(fs, o.leader_election);
-  flags::add_klog_flags(fs, o.klog);
-  fs.string_var("log-format", &o.log_format, "Log line format: text or json.");
-  auto parsed = fs.parse(args);
-  if (!parsed) return api::Unexpected{parsed.error()};
-  out.args = std::move(parsed->args);
-  out.warnings = std::move(parsed->warnings);
-  out.help = parsed->help;
-  out.usage = fs.usage();
-  for (const auto& [name, value] : fs.values()) {
-    out.flag_lines.push_back("FLAG: --" + name + "=" + go::quote(value));
-  }
+  auto parsed = flags::parse_command_line<ControllerManagerOptions>(
+      "vc-controller-manager", args, [](flags::FlagSet& fs, ControllerManagerOptions& o) {
+        add_volcano_flags(fs, o);
+        add_sharding_flags(fs, o.sharding);
+        add_leader_election_flags(fs, o.leader_election);
+      });
+  if (!parsed) return parsed;
+  ControllerManagerOptions& o = parsed->options;
   if (o.controller.max_requeue_num < 0) o.controller.max_requeue_num = -1;
   apply_feature_gates(o);
-  return out;
+  return parsed;
 }
 
 std::vector<std::string> validate(const ControllerManagerOptions& o) {
   std::vector<std::string> errors = validate_controller_gates(o.controllers);
   validate_leader_election(o.leader_election, errors);
-  if (o.log_format != "text" && o.log_format != "json") {
-    errors.push_back("invalid --log-format " + go::quote(o.log_format) +
-                     ": want \"text\" or \"json\"");
-  }
-  if (o.kube_api_burst < 0) errors.emplace_back("invalid --kube-api-burst: must not be negative");
+  flags::validate_base(o, errors);
   return errors;
 }
 

@@ -16,8 +16,7 @@
 #include <vector>
 
 #include "common/api/expected.h"
-#include "common/flags/feature_gates.h"
-#include "common/flags/klog_flags.h"
+#include "common/flags/base_options.h"
 #include "controllers/framework/controller.h"
 
 namespace vc::controllers::app {
@@ -45,30 +44,18 @@ struct ShardingOptions {
   std::string sharding_configmap_namespace = "volcano-system";
 };
 
-struct ControllerManagerOptions {
-  std::string master;
-  std::string kubeconfig;
-  std::string ca_cert_file;
-  std::string tls_cert_file;
-  std::string tls_private_key_file;
+// The shared flags (--master, --kubeconfig, the TLS files, --healthz-address, --feature-gates,
+// klog's, --log-format, ...) are in BaseOptions (common/flags/base_options.h).
+struct ControllerManagerOptions : flags::BaseOptions {
   std::string lock_object_namespace;  // deprecated; overrides the lease namespace when set
-  double kube_api_qps = 50;           // float32 in Volcano
-  int kube_api_burst = 100;
-  bool version = false;
-  std::string healthz_address = ":11251";
-  bool enable_healthz = false;
   bool enable_metrics = false;
   std::string listen_address = ":8081";
   std::vector<std::string> controllers;  // default_controller_gates()
   // --scheduler-name, --worker-threads*, --max-requeue-num, --inherit-owner-annotations and the
   // gates the controllers read (set from feature_gates by parse_command_line).
   ControllerOptions controller;
-  flags::FeatureGates feature_gates{flags::volcano_feature_gates()};
-  flags::KlogOptions klog;
   LeaderElectionOptions leader_election;
   ShardingOptions sharding;
-  // Ours.
-  std::string log_format = "text";  // text | json
 
   ControllerManagerOptions();
   // The namespace of the Lease: --lock-object-namespace when set, else
@@ -76,15 +63,7 @@ struct ControllerManagerOptions {
   std::string lease_namespace() const;
 };
 
-struct ParsedCommandLine {
-  ControllerManagerOptions options;
-  std::vector<std::string> args;      // positional arguments (Helm passes "2>&1"), ignored
-  std::vector<std::string> warnings;  // deprecated flags used
-  // Every flag as "FLAG: --name=\"value\"", sorted by name.
-  std::vector<std::string> flag_lines;
-  bool help = false;
-  std::string usage;  // the --help text
-};
+using ParsedCommandLine = flags::ParsedCommandLine<ControllerManagerOptions>;
 
 // Parses args (without the program name). The error is pflag's text, e.g. "unknown flag: --x".
 // A negative --max-requeue-num is stored as -1 (unlimited).

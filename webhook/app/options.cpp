@@ -2,10 +2,6 @@
 
 #include <set>
 
-#include "common/api/label_validation.h"
-#include "common/flags/flag_set.h"
-#include "common/flags/shared_flags.h"
-#include "common/go/strconv.h"
 #include "webhook/app/endpoints.h"
 #include "webhook/server/admission_server.h"
 
@@ -20,14 +16,22 @@ std::string_view trim(std::string_view s) {
 }
 
 void add_flags(flags::FlagSet& fs, WebhookOptions& o) {
-  flags::add_api_client_flags(fs, o.master, o.kubeconfig, o.kube_api_qps, o.kube_api_burst);
-  flags::add_tls_file_flags(fs, o.ca_cert_file, o.tls_cert_file, o.tls_private_key_file,
-                            "PEM CA certificate written into the webhook configurations' "
-                            "caBundle.");
+  flags::add_base_flags(
+      fs, o,
+      {.ca_cert_file = "PEM CA certificate written into the webhook configurations' caBundle.",
+       .version = "Print the version and exit.",
+       .enable_healthz = "Serve /healthz, /readyz and /metrics on --healthz-address.",
+       .healthz_address = "Address of the health server.",
+       .feature_gates =
+           "Feature gates, key=value pairs: Volcano's (SchedulingGatesQueueAdmission=false, "
+           "CSIStorage=false, CronVolcanoJobSupport=true, PodDisruptionBudgetsSupport=true, "
+           "PriorityClass=true, QueueCommandSync=true, ResourceTopology=true, "
+           "VolcanoJobSupport=true, WorkLoadSupport=true), AllAlpha, AllBeta, and every "
+           "Kubernetes v1.35 gate; of those only PodLevelResources is read (default: on for "
+           "clusters from v1.34)."});
   fs.string_var("listen-address", &o.listen_address,
                 "Host or IP to bind the admission server to; empty means every interface.");
   fs.int_var("port", &o.port, "Port of the admission server.");
-  fs.bool_var("version", &o.version, "Print the version and exit.");
   fs.string_var("webhook-namespace", &o.webhook_namespace, "Namespace of the webhook Service.");
   fs.string_var("webhook-service-name", &o.webhook_service_name, "Name of the webhook Service.");
   fs.string_var("webhook-url", &o.webhook_url,
@@ -40,9 +44,6 @@ void add_flags(flags::FlagSet& fs, WebhookOptions& o) {
                       "for several.");
   fs.string_var("admission-conf", &o.admission_conf,
                 "Pod admission configuration file (resource groups); re-read when it changes.");
-  fs.bool_var("enable-healthz", &o.enable_healthz,
-              "Serve /healthz, /readyz and /metrics on --healthz-address.");
-  fs.string_var("healthz-address", &o.healthz_address, "Address of the health server.");
   fs.duration_var("graceful-shutdown-time", &o.graceful_shutdown_time,
                   "How long reviews in flight may take to finish after SIGTERM.");
   fs.bool_var("enable-queue-allocated-pods-check", &o.enable_queue_allocated_pods_check,
@@ -50,15 +51,6 @@ void add_flags(flags::FlagSet& fs, WebhookOptions& o) {
   fs.int_var("max-queue-depth", &o.max_queue_depth, "Deepest allowed queue hierarchy.");
   fs.bool_var("enable-root-queue-protection", &o.enable_root_queue_protection,
               "Deny changes to the root queue's capability, deserved and guarantee.");
-  fs.var("feature-gates", o.feature_gates.flag_value(),
-         "Feature gates, key=value pairs: Volcano's (SchedulingGatesQueueAdmission=false, "
-         "CSIStorage=false, CronVolcanoJobSupport=true, PodDisruptionBudgetsSupport=true, "
-         "PriorityClass=true, QueueCommandSync=true, ResourceTopology=true, "
-         "VolcanoJobSupport=true, WorkLoadSupport=true), AllAlpha, AllBeta, and every "
-         "Kubernetes v1.35 gate; of those only PodLevelResources is read (default: on for "
-         "clusters from v1.34).");
-  flags::add_klog_flags(fs, o.klog);
-  fs.string_var("log-format", &o.log_format, "Log line format: text or json.");
   fs.int_var("webhook-threads", &o.webhook_threads,
              "Threads running admission reviews; 0 means one per CPU the process may run on "
              "(its CPU affinity).");
@@ -82,19 +74,7 @@ std::vector<flags::FeatureSpec> WebhookOptions::default_feature_gates() {
 }
 
 api::Expected<ParsedCommandLine> parse_command_line(const std::vector<std::string>& args) {
-  ParsedCommandLine out;
-  flags::FlagSet fs("vc-webhook-manager");
-  add_flags(fs, out.options);
-  auto parsed = fs.parse(args);
-  if (!parsed) return api::Unexpected{parsed.error()};
-  out.args = std::move(parsed->args);
-  out.warnings = std::move(parsed->warnings);
-  out.help = parsed->help;
-  out.usage = fs.usage();
-  for (const auto& [name, value] : fs.values()) {
-    out.flag_lines.push_back("FLAG: --" + name + "=" + go::quote(value));
-  }
-  return out;
+  return flags::parse_command_line<WebhookOptions>("vc-webhook-manager", args, add_flags);
 }
 
 std::string check_port(const WebhookOptions& o) {
@@ -131,10 +111,7 @@ std::vector<std::string> validate(const WebhookOptions& o) {
       errors.push_back("enabled admission " + path + " not found on the admission registered map");
     }
   }
-  if (o.log_format != "text" && o.log_format != "json") {
-    errors.push_back("invalid --log-format " + go::quote(o.log_format) +
-                     ": want \"text\" or \"json\"");
-  }
+  flags::validate_base(o, errors);
   if (o.webhook_threads < 0) {
     errors.push_back("invalid --webhook-threads " + std::to_string(o.webhook_threads) +
                      ": must be 0 (one per core) or more");
@@ -145,7 +122,6 @@ std::vector<std::string> validate(const WebhookOptions& o) {
   if (o.graceful_shutdown_time.count() < 0) {
     errors.emplace_back("invalid --graceful-shutdown-time: must not be negative");
   }
-  if (o.kube_api_burst < 0) errors.emplace_back("invalid --kube-api-burst: must not be negative");
   return errors;
 }
 

@@ -15,8 +15,7 @@
 #include <vector>
 
 #include "common/api/expected.h"
-#include "common/flags/feature_gates.h"
-#include "common/flags/klog_flags.h"
+#include "common/flags/base_options.h"
 
 namespace vc::webhook::app {
 
@@ -28,52 +27,35 @@ inline constexpr const char* kDefaultEnabledAdmission =
 inline constexpr const char* kSchedulingGatesQueueAdmission = "SchedulingGatesQueueAdmission";
 inline constexpr const char* kPodLevelResources = "PodLevelResources";
 
-struct WebhookOptions {
-  std::string master;
-  std::string kubeconfig;
-  double kube_api_qps = 50;  // float32 in Volcano
-  int kube_api_burst = 100;
-  std::string tls_cert_file;
-  std::string tls_private_key_file;
-  std::string ca_cert_file;
+// The shared flags (--master, --kubeconfig, the TLS files, --healthz-address, --feature-gates,
+// klog's, --log-format, ...) are in BaseOptions (common/flags/base_options.h).
+struct WebhookOptions : flags::BaseOptions {
+  WebhookOptions() : BaseOptions(default_feature_gates()) {}
+
   std::string listen_address;
   int port = 8443;
-  bool version = false;
   std::string webhook_namespace;
   std::string webhook_service_name;
   std::string webhook_url;
   std::string enabled_admission = kDefaultEnabledAdmission;
   std::vector<std::string> scheduler_names{"volcano"};
   std::string admission_conf;
-  bool enable_healthz = false;
-  std::string healthz_address = ":11251";
   std::chrono::nanoseconds graceful_shutdown_time = std::chrono::seconds(30);
   bool enable_queue_allocated_pods_check = false;
   int max_queue_depth = 5;
   bool enable_root_queue_protection = true;
-  // Volcano's gates plus PodLevelResources, whose default follows the cluster version
-  // (spec webhook.md §4.2 step 4d).
-  flags::FeatureGates feature_gates{default_feature_gates()};
-  flags::KlogOptions klog;
   // Ours.
-  std::string log_format = "text";  // text | json
-  int webhook_threads = 0;          // admission workers; 0 = one per CPU of the affinity mask
+  int webhook_threads = 0;  // admission workers; 0 = one per CPU of the affinity mask
   // With one worker, how long it polls after its last request before sleeping
   // (common/server/busy_poll.h).
   std::chrono::nanoseconds busy_poll = std::chrono::microseconds(100);
 
+  // Volcano's gates plus PodLevelResources, whose default follows the cluster version
+  // (spec webhook.md §4.2 step 4d).
   static std::vector<flags::FeatureSpec> default_feature_gates();
 };
 
-struct ParsedCommandLine {
-  WebhookOptions options;
-  std::vector<std::string> args;      // positional arguments (Helm passes "2>&1"), ignored
-  std::vector<std::string> warnings;  // deprecated flags used
-  // Every flag as "FLAG: --name=\"value\"", sorted by name, as Volcano logs them at V(1).
-  std::vector<std::string> flag_lines;
-  bool help = false;
-  std::string usage;  // the --help text
-};
+using ParsedCommandLine = flags::ParsedCommandLine<WebhookOptions>;
 
 // Parses args (without the program name). The error is pflag's text, e.g. "unknown flag: --x".
 api::Expected<ParsedCommandLine> parse_command_line(const std::vector<std::string>& args);

@@ -1,6 +1,7 @@
 #pragma once
 // AdmissionServer: the HTTPS server of vc-webhook-manager (spec webhook.md §4.4). It serves the
-// enabled admission endpoints through a Router (router.h) over HTTP/1.1 with keep-alive.
+// enabled admission endpoints through a Router (router.h) over HTTP/1.1 with keep-alive, on the
+// HTTP server core (common/server/http_server.h), which holds the transport behaviour below.
 //
 //   AdmissionServer server({.port = 8443, .cert_file = crt, .key_file = key},
 //                          endpoints, cluster_view, admission_options);
@@ -34,6 +35,10 @@
 #include <vector>
 
 #include "webhook/admission/endpoint.h"
+
+namespace vc::server {
+class HttpServer;
+}  // namespace vc::server
 
 namespace vc::webhook::server {
 
@@ -71,6 +76,8 @@ constexpr bool busy_poll_in_range(std::chrono::nanoseconds window) {
 }
 std::string busy_poll_range();
 
+class CertificateReloader;
+
 class AdmissionServer {
  public:
   // Validates the options and the endpoints (std::invalid_argument naming the mistake, see
@@ -104,8 +111,8 @@ class AdmissionServer {
   std::uint64_t certificate_generation() const;
 
  private:
-  struct Core;
-  std::shared_ptr<Core> core_;
+  std::shared_ptr<CertificateReloader> certificates_;
+  std::unique_ptr<vc::server::HttpServer> http_;
 };
 
 // One worker per CPU in the process's affinity mask (as Go sizes GOMAXPROCS), at least one.

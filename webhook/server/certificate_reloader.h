@@ -14,6 +14,9 @@
 // rewrite within one tick would go unnoticed, and reading two small files a second is cheap. Only
 // SHA-256 digests of the contents are kept, not a second copy of the key.
 //
+// It is the admission server's TLS context provider (common/server/tls_context_provider.h): the
+// server calls load() at start, poll() every cert_poll_interval, current() at each accept.
+//
 // Thread-safety: every method may be called from any thread; loads are serialised, and current()
 // never waits for a load in progress.
 
@@ -26,18 +29,18 @@
 
 namespace vc::webhook::server {
 
-class CertificateReloader {
+class CertificateReloader final : public vc::server::TlsContextProvider {
  public:
   CertificateReloader(std::string cert_file, std::string key_file);
 
   // The first load, at start-up: like poll(), but a pair that cannot be loaded is an error.
   // Throws std::runtime_error naming the files and what is wrong.
-  void load();
+  void load() override;
   // Re-reads the files; returns true when a new pair was installed.
-  bool poll();
+  bool poll() override;
 
   // The context new connections should use; null before load().
-  SslContextPtr current() const;
+  SslContextPtr current() const override;
   // Pairs installed so far, the first load included.
   std::uint64_t generation() const;
 

@@ -21,45 +21,18 @@
 #include <utility>
 #include <vector>
 
+#include "common/server/http_message.h"
 #include "webhook/admission/endpoint.h"
 #include "webhook/server/metrics.h"
 
 namespace vc::webhook::server {
 
-struct HttpRequest {
-  std::string_view method;
-  std::string_view target;        // origin-form: path with an optional "?query"
-  std::string_view content_type;  // "" when absent
-  std::string_view body;
-};
-
-// Work a review leaves for after its answer is on the wire: freeing the request's documents and
-// writing its log line. With one request in flight the client waits for neither.
-class AfterResponse {
- public:
-  virtual ~AfterResponse() = default;  // does the work
-};
-
-struct HttpResponse {
-  HttpResponse() = default;
-  HttpResponse(int status, std::string content_type, std::string body,
-               std::unique_ptr<AfterResponse> after = nullptr)
-      : status(status),
-        content_type(std::move(content_type)),
-        body(std::move(body)),
-        after(std::move(after)) {}
-
-  int status = 200;
-  std::string content_type;
-  std::string body;
-  // The transport destroys it once the answer is sent (destroying an unsent response runs it
-  // too); null for answers that leave nothing behind. It refers to the Router that made it, so
-  // destroy the response first.
-  std::unique_ptr<AfterResponse> after;
-};
-
-inline constexpr std::string_view kJsonContentType = "application/json";
-inline constexpr std::string_view kTextContentType = "text/plain; charset=utf-8";
+// The transport's request and response (common/server/http_message.h).
+using vc::server::AfterResponse;
+using vc::server::HttpRequest;
+using vc::server::HttpResponse;
+using vc::server::kJsonContentType;
+using vc::server::kTextContentType;
 
 // True for "application/json", in any letter case, with or without parameters
 // ("application/json; charset=utf-8"). Volcano compares the whole header with "==" (compat.md).

@@ -17,6 +17,7 @@
 #include <openssl/types.h>
 
 #include "common/api/expected.h"
+#include "common/server/tls_context_provider.h"
 
 namespace vc::webhook::server {
 
@@ -33,7 +34,7 @@ inline constexpr const char* kTls12CipherList =
 inline constexpr const char* kTls13Suites =
     "TLS_AES_128_GCM_SHA256:TLS_CHACHA20_POLY1305_SHA256:TLS_AES_256_GCM_SHA384";
 
-using SslContextPtr = std::shared_ptr<SSL_CTX>;
+using vc::server::SslContextPtr;
 
 struct ServingCertificate {
   SslContextPtr context;

@@ -1,4 +1,4 @@
-#include "webhook/server/response_bytes.h"
+#include "common/server/response_bytes.h"
 
 #include <sstream>
 #include <string>
@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 #include <boost/beast/http.hpp>
 
-namespace vc::webhook::server {
+namespace vc::server {
 namespace {
 
 namespace http = boost::beast::http;
@@ -18,6 +18,7 @@ std::string beast_bytes(const HttpResponse& r, unsigned version, bool keep_alive
   res.result(static_cast<unsigned>(r.status));
   res.set(http::field::content_type, r.content_type);
   res.set("X-Content-Type-Options", "nosniff");
+  for (const auto& [name, value] : r.headers) res.set(name, value);
   res.body() = r.body;
   res.keep_alive(keep_alive);
   res.prepare_payload();
@@ -52,6 +53,22 @@ TEST(ResponseBytes, AreWhatBeastsSerializerWrites) {
   }
 }
 
+// The metrics server's answers carry extra headers (405's Allow), after nosniff as Beast put them.
+TEST(ResponseBytes, ExtraHeadersAreWhatBeastsSerializerWrites) {
+  HttpResponse r = HttpResponse::text(405, "method not allowed\n");
+  r.headers.emplace_back("Allow", "GET, HEAD");
+  r.headers.emplace_back("Cache-Control", "no-store");
+  for (unsigned version : {10u, 11u}) {
+    for (bool keep_alive : {false, true}) {
+      for (bool head : {false, true}) {
+        EXPECT_EQ(response_bytes(r, version, keep_alive, head),
+                  beast_bytes(r, version, keep_alive, head))
+            << "HTTP/" << version << " keep_alive=" << keep_alive << " head=" << head;
+      }
+    }
+  }
+}
+
 TEST(ResponseBytes, ACloseOn11AndTheLengthOfTheBodyEvenForHead) {
   const HttpResponse r{200, "application/json", "{}"};
   EXPECT_EQ(response_bytes(r, 11, false, true),
@@ -60,4 +77,4 @@ TEST(ResponseBytes, ACloseOn11AndTheLengthOfTheBodyEvenForHead) {
 }
 
 }  // namespace
-}  // namespace vc::webhook::server
+}  // namespace vc::server

@@ -1,8 +1,8 @@
-#include "webhook/server/response_bytes.h"
+#include "common/server/response_bytes.h"
 
 #include <boost/beast/http/status.hpp>
 
-namespace vc::webhook::server {
+namespace vc::server {
 
 std::string response_bytes(const HttpResponse& response, unsigned version, bool keep_alive,
                            bool head) {
@@ -19,6 +19,12 @@ std::string response_bytes(const HttpResponse& response, unsigned version, bool 
   out += "\r\nContent-Type: ";
   out += response.content_type;
   out += "\r\nX-Content-Type-Options: nosniff\r\n";
+  for (const auto& [name, value] : response.headers) {
+    out += name;
+    out += ": ";
+    out += value;
+    out += "\r\n";
+  }
   // HTTP/1.1 keeps the connection unless told; 1.0 closes it unless told.
   if (version >= 11 && !keep_alive) out += "Connection: close\r\n";
   if (version < 11 && keep_alive) out += "Connection: keep-alive\r\n";
@@ -29,4 +35,4 @@ std::string response_bytes(const HttpResponse& response, unsigned version, bool 
   return out;
 }
 
-}  // namespace vc::webhook::server
+}  // namespace vc::server

@@ -1,11 +1,14 @@
-// All Boost.Beast code of the webhook server lives in this file. The shape follows Beast's
-// examples: a Session owns one TLS connection and reads top to bottom as
-// run -> handshake -> wait_for_request -> parse_buffered (<-> read_more) -> respond -> on_write ->
-// (wait_for_request | close).
-#include "webhook/server/connection.h"
+// All Boost.Beast code of the HTTP server lives in this file. The shape follows Beast's examples:
+// a Session owns one connection and reads top to bottom as
+// run -> (handshake) -> wait_for_request -> parse_buffered (<-> read_more) -> respond -> on_write
+// -> (wait_for_request | close). One template serves plain TCP and TLS; the few steps that differ
+// (handshake, half-close, close) say so with `if constexpr`.
+#include "common/server/http_connection.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include <openssl/ssl.h>
@@ -20,10 +23,9 @@
 #include <boost/beast/ssl.hpp>
 
 #include "common/log/log.h"
-#include "webhook/server/metrics.h"
-#include "webhook/server/response_bytes.h"
+#include "common/server/response_bytes.h"
 
-namespace vc::webhook::server {
+namespace vc::server {
 namespace {
 
 namespace beast = boost::beast;
@@ -59,24 +61,41 @@ bool is_peer_gone(error_code ec) {
          ec == net::error::connection_reset || ec == net::error::operation_aborted;
 }
 
-// One TLS connection. Every member runs on the connection's executor: a strand, or with one worker
-// the io_context's own (admission_server.cpp, do_accept).
-class Session : public Connection, public std::enable_shared_from_this<Session> {
+// The byte stream of a plain connection.
+struct PlainStream {
+  static constexpr bool kTls = false;
+  PlainStream(tcp::socket&& socket, const SslContextPtr&) : stream(std::move(socket)) {}
+  beast::tcp_stream stream;
+};
+
+// The byte stream of a TLS connection, with the context it was accepted with.
+struct TlsStream {
+  static constexpr bool kTls = true;
+  TlsStream(tcp::socket&& socket, const SslContextPtr& tls)
+      : context(wrap(tls)), stream(std::move(socket), context) {}
+  net::ssl::context context;  // this connection's, also after a certificate reload
+  beast::ssl_stream<beast::tcp_stream> stream;
+};
+
+// One connection. Every member runs on the connection's executor: a strand, or with one I/O
+// thread the io_context's own (http_server.cpp, do_accept).
+template <class Transport>
+class Session : public Connection, public std::enable_shared_from_this<Session<Transport>> {
  public:
   Session(tcp::socket&& socket, ConnectionHost& host, const SslContextPtr& tls)
       : host_(host),
-        options_(host.server_options()),
-        tls_(wrap(tls)),
-        stream_(std::move(socket), tls_) {
-    connection_opened();
+        service_(host.service()),
+        options_(host.options()),
+        transport_(std::move(socket), tls) {
+    service_.connection_opened();
   }
   ~Session() override {
-    connection_closed();
+    service_.connection_closed();
     host_.forget(this);
   }
 
   void run() override {
-    net::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->handshake(); });
+    net::dispatch(stream_.get_executor(), [self = this->shared_from_this()] { self->start(); });
   }
 
   // A request in flight is answered with "Connection: close" (respond() sees is_stopping()). A
@@ -85,7 +104,7 @@ class Session : public Connection, public std::enable_shared_from_this<Session> 
   // POST that loses that race fails, and an API server does not retry it). What is still idle
   // when the window ends is closed.
   void shutdown() override {
-    net::post(stream_.get_executor(), [self = shared_from_this()] {
+    net::post(stream_.get_executor(), [self = this->shared_from_this()] {
       if (!self->waiting_for_peer_) return;
       self->stop_timer_.emplace(self->stream_.get_executor());
       self->stop_timer_->expires_after(
@@ -99,24 +118,29 @@ class Session : public Connection, public std::enable_shared_from_this<Session> 
   }
 
   void force_close() override {
-    net::post(stream_.get_executor(), [self = shared_from_this()] { self->close_socket(); });
+    net::post(stream_.get_executor(), [self = this->shared_from_this()] { self->close_socket(); });
   }
 
  private:
   beast::tcp_stream& lowest() { return beast::get_lowest_layer(stream_); }
 
-  void handshake() {
-    lowest().expires_after(options_.header_timeout);
-    waiting_for_peer_ = true;
-    stream_.async_handshake(net::ssl::stream_base::server,
-                            [self = shared_from_this()](error_code ec) { self->on_handshake(ec); });
+  void start() {
+    if constexpr (Transport::kTls) {
+      lowest().expires_after(options_.header_timeout);
+      waiting_for_peer_ = true;
+      stream_.async_handshake(
+          net::ssl::stream_base::server,
+          [self = this->shared_from_this()](error_code ec) { self->on_handshake(ec); });
+    } else {
+      on_handshake({});
+    }
   }
 
   void on_handshake(error_code ec) {
     waiting_for_peer_ = false;
     if (ec) {
       if (ec != net::error::operation_aborted) {
-        count_tls_handshake_error();
+        service_.tls_handshake_failed();
         VC_LOG_DEBUG("tls handshake failed", kv("err", ec.message()));
       }
       return;  // dropping the last reference closes the socket
@@ -129,7 +153,7 @@ class Session : public Connection, public std::enable_shared_from_this<Session> 
   // Starts the next request: parses what is already buffered (a pipelined request), else waits
   // for its first byte, for idle_timeout on a kept-alive connection.
   // During stop() the first request of a connection is still read and answered (with a close):
-  // its client finished the handshake and is about to send it.
+  // its client has just connected and is about to send it.
   void wait_for_request(bool first) {
     if (host_.is_stopping() && !first) return close_gracefully();
     parser_.emplace();
@@ -138,6 +162,7 @@ class Session : public Connection, public std::enable_shared_from_this<Session> 
     parser_->eager(true);  // put() goes on into the body with what the same read brought
     phase_ = Phase::Idle;
     first_request_ = first;
+    request_start_ = Clock::now();
     parse_buffered();
   }
 
@@ -175,37 +200,39 @@ class Session : public Connection, public std::enable_shared_from_this<Session> 
   void send_continue() {
     continue_ = http::response<http::empty_body>(http::status::continue_, parser_->get().version());
     lowest().expires_after(options_.write_timeout);
-    http::async_write(stream_, continue_, [self = shared_from_this()](error_code ec, std::size_t) {
-      if (ec) return self->on_read_error(ec, nullptr);
-      self->parse_buffered();
-    });
+    http::async_write(stream_, continue_,
+                      [self = this->shared_from_this()](error_code ec, std::size_t) {
+                        if (ec) return self->on_read_error(ec, nullptr);
+                        self->parse_buffered();
+                      });
   }
 
   void read_more() {
     // Null while waiting for a request: a timeout then is the normal end of an idle connection.
     const char* timeout_reason = nullptr;
+    Clock::time_point deadline;
     switch (phase_) {
       case Phase::Idle:
-        if (first_request_) {
-          lowest().expires_at(first_deadline_);
-        } else {
-          lowest().expires_after(options_.idle_timeout);
-        }
+        deadline = first_request_ ? first_deadline_ : Clock::now() + options_.idle_timeout;
         break;
       case Phase::Header:
-        lowest().expires_at(phase_deadline_);
+        deadline = phase_deadline_;
         timeout_reason = "header_timeout";
         break;
       case Phase::Body:
-        lowest().expires_at(phase_deadline_);
+        deadline = phase_deadline_;
         timeout_reason = "body_timeout";
         break;
     }
+    if (options_.request_timeout.count() > 0) {
+      deadline = std::min(deadline, request_start_ + options_.request_timeout);
+    }
+    lowest().expires_at(deadline);
     // Only a wait for the next request is cut short by stop(); a request begun is read.
     waiting_for_peer_ = phase_ == Phase::Idle;
     stream_.async_read_some(
         buffer_.prepare(kReadChunk),
-        [self = shared_from_this(), timeout_reason](error_code ec, std::size_t n) {
+        [self = this->shared_from_this(), timeout_reason](error_code ec, std::size_t n) {
           self->waiting_for_peer_ = false;
           if (ec) return self->on_read_error(ec, timeout_reason);
           self->buffer_.commit(n);
@@ -213,38 +240,36 @@ class Session : public Connection, public std::enable_shared_from_this<Session> 
         });
   }
 
-  // One place for every read failure. timeout_reason names the phase for the metric; null for
+  // One place for every read failure. timeout_reason names the phase for the service; null for
   // waits where a timeout is the normal end (an idle keep-alive connection).
   void on_read_error(error_code ec, const char* timeout_reason) {
     // tcp_stream has already closed the socket: a slow or idle client ran out of time.
     if (ec == beast::error::timeout) {
-      if (timeout_reason != nullptr) count_protocol_error(timeout_reason);
+      if (timeout_reason != nullptr) service_.request_timed_out(timeout_reason);
       return;
     }
     if (is_peer_gone(ec)) return;
     if (ec == http::error::header_limit) {
-      count_protocol_error("header_too_large");
-      return refuse({431, std::string(kTextContentType), "request header too large\n"});
+      return refuse(service_.refuse(Refusal::HeaderTooLarge, {}, {}));
     }
-    // The header names the path: a known one gets Volcano's 413, any other Go's 404.
     if (ec == http::error::body_limit) {
-      return refuse(host_.admission_router().body_too_large(parser_->get().target()));
+      return refuse(service_.refuse(Refusal::BodyTooLarge, parser_->get().target(), {}));
     }
     if (is_http_error(ec)) {
-      count_protocol_error("malformed");
-      return refuse(
-          {400, std::string(kTextContentType), "malformed HTTP request: " + ec.message() + "\n"});
+      return refuse(service_.refuse(Refusal::Malformed, {}, ec.message()));
     }
-    VC_LOG_DEBUG("webhook connection read failed", kv("err", ec.message()));
+    VC_LOG_DEBUG(options_.name + " connection read failed", kv("err", ec.message()));
   }
 
   void respond() {
     const auto& req = parser_->get();
     const HttpRequest request{req.method_string(), req.target(), req[http::field::content_type],
                               req.body()};
-    HttpResponse response = host_.admission_router().serve(request);  // runs the admit function
-    // Decided after the admit function: stop() may have begun meanwhile.
-    const bool keep_alive = req.keep_alive() && !host_.is_stopping();
+    HttpResponse response = service_.serve(request);
+    ++served_;
+    // Decided after the service ran: stop() may have begun meanwhile.
+    const bool keep_alive =
+        req.keep_alive() && !host_.is_stopping() && served_ < options_.max_requests_per_connection;
     const bool head = req.method() == http::verb::head;
     const unsigned version = req.version();
     auto after = std::move(response.after);
@@ -259,17 +284,18 @@ class Session : public Connection, public std::enable_shared_from_this<Session> 
     out_ = response_bytes(r, version, keep_alive, head);  // response_bytes.h: why not Beast's
     lowest().expires_after(options_.write_timeout);
     net::async_write(stream_, net::buffer(out_),
-                     [self = shared_from_this(), keep_alive, linger](error_code ec, std::size_t) {
-                       self->on_write(ec, keep_alive, linger);
-                     });
+                     [self = this->shared_from_this(), keep_alive, linger](
+                         error_code ec, std::size_t) { self->on_write(ec, keep_alive, linger); });
   }
 
   void on_write(error_code ec, bool keep_alive, bool linger) {
     if (ec) {
-      if (!is_peer_gone(ec)) VC_LOG_DEBUG("webhook response write failed", kv("err", ec.message()));
+      if (!is_peer_gone(ec)) {
+        VC_LOG_DEBUG(options_.name + " response write failed", kv("err", ec.message()));
+      }
       return;  // the stream is broken; dropping the last reference closes it
     }
-    if (linger) return drain();
+    if (linger) return linger_close();
     if (!keep_alive || host_.is_stopping()) return close_gracefully();
     wait_for_request(false);
   }
@@ -282,11 +308,21 @@ class Session : public Connection, public std::enable_shared_from_this<Session> 
     write(r, version == 10 ? 10 : 11, false, false, true);
   }
 
+  void linger_close() {
+    // Plain TCP can say "no more from us" at once, so a client reading to the end of the stream
+    // is not kept waiting; TLS would need its close_notify first, which ends the drain.
+    if constexpr (!Transport::kTls) {
+      error_code ignored;  // the peer may already be gone; the drain ends the same way
+      lowest().socket().shutdown(tcp::socket::shutdown_send, ignored);
+    }
+    drain();
+  }
+
   void drain() {
     lowest().expires_after(kLingerTimeout);
     waiting_for_peer_ = true;
     stream_.async_read_some(buffer_.prepare(kReadChunk),
-                            [self = shared_from_this()](error_code ec, std::size_t n) {
+                            [self = this->shared_from_this()](error_code ec, std::size_t n) {
                               self->waiting_for_peer_ = false;
                               self->buffer_.clear();
                               // EOF, timeout, reset or cancel: the client is done or gone.
@@ -297,15 +333,19 @@ class Session : public Connection, public std::enable_shared_from_this<Session> 
                             });
   }
 
-  // Sends close_notify and closes without waiting for the peer's, as Go does. Marking the
-  // peer's close_notify as received makes SSL_shutdown complete after sending ours.
+  // TLS: sends close_notify and closes without waiting for the peer's, as Go does (marking the
+  // peer's close_notify as received makes SSL_shutdown complete after sending ours).
   void close_gracefully() {
-    SSL_set_shutdown(stream_.native_handle(), SSL_RECEIVED_SHUTDOWN);
-    lowest().expires_after(kCloseNotifyTimeout);
-    stream_.async_shutdown([self = shared_from_this()](error_code) {
-      // Whatever happened, the connection ends here; a failed close_notify changes nothing.
-      self->close_socket();
-    });
+    if constexpr (Transport::kTls) {
+      SSL_set_shutdown(stream_.native_handle(), SSL_RECEIVED_SHUTDOWN);
+      lowest().expires_after(kCloseNotifyTimeout);
+      stream_.async_shutdown([self = this->shared_from_this()](error_code) {
+        // Whatever happened, the connection ends here; a failed close_notify changes nothing.
+        self->close_socket();
+      });
+    } else {
+      close_socket();
+    }
   }
 
   void close_socket() {
@@ -315,19 +355,22 @@ class Session : public Connection, public std::enable_shared_from_this<Session> 
   }
 
   ConnectionHost& host_;
-  const AdmissionServerOptions& options_;
-  net::ssl::context tls_;  // the context of this connection, also after a certificate reload
-  beast::ssl_stream<beast::tcp_stream> stream_;
+  const HttpService& service_;
+  const HttpServerOptions& options_;
+  Transport transport_;
+  decltype(Transport::stream)& stream_ = transport_.stream;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   std::string out_;  // the answer being written
   http::response<http::empty_body> continue_;
   Clock::time_point first_deadline_;
+  Clock::time_point request_start_;  // when the wait for the current request began
   // Where the request being read is: nothing of it yet, its header, its body; and when the
   // current phase must end.
   enum class Phase { Idle, Header, Body } phase_ = Phase::Idle;
   Clock::time_point phase_deadline_;
   bool first_request_ = true;
+  int served_ = 0;
   std::size_t drain_budget_ = 0;
   bool waiting_for_peer_ = false;  // an operation only the client can complete is pending
   std::optional<net::steady_timer> stop_timer_;  // ends the idle drain of shutdown()
@@ -337,7 +380,8 @@ class Session : public Connection, public std::enable_shared_from_this<Session> 
 
 std::shared_ptr<Connection> make_connection(tcp::socket&& socket, ConnectionHost& host,
                                             const SslContextPtr& tls) {
-  return std::make_shared<Session>(std::move(socket), host, tls);
+  if (tls) return std::make_shared<Session<TlsStream>>(std::move(socket), host, tls);
+  return std::make_shared<Session<PlainStream>>(std::move(socket), host, tls);
 }
 
-}  // namespace vc::webhook::server
+}  // namespace vc::server
