@@ -134,8 +134,9 @@ class JobController : public Controller {
  public:
   std::string name() const override { return kName; }
 
-  std::string initialize(ControllerContext& ctx) override {
-    if (!ctx.options.volcano_job_support) return "the VolcanoJobSupport feature gate is off";
+  api::Status initialize(ControllerContext& ctx) override {
+    if (!ctx.options.volcano_job_support)
+      return api::Unexpected{"the VolcanoJobSupport feature gate is off"};
     options_ = &ctx.options;
     recorder_ = &ctx.recorder;
     register_job_metrics();  // the histogram shows on /metrics from start-up, as Volcano's does
@@ -177,7 +178,7 @@ class JobController : public Controller {
         *shared_->job_store);
     client_ = &ctx.client;
     add_handlers();
-    return {};
+    return api::ok_status();
   }
 
   void run() override {
