@@ -149,8 +149,8 @@ std::string Requirement::to_string() const {
 Expected<Requirement> make_requirement(std::string key, SelectorOperator op,
                                        std::vector<std::string> values, std::string_view path) {
   std::vector<std::string> errors;
-  if (auto msg = validate_label_key(key); !msg.empty()) {
-    errors.push_back(invalid(child(path, "key"), go::quote(key), msg));
+  if (auto valid = validate_label_key(key); !valid) {
+    errors.push_back(invalid(child(path, "key"), go::quote(key), valid.error()));
   }
   const std::string values_path = child(path, "values");
   switch (op) {
@@ -191,8 +191,9 @@ Expected<Requirement> make_requirement(std::string key, SelectorOperator op,
       break;
   }
   for (std::size_t i = 0; i < values.size(); ++i) {
-    if (auto msg = validate_label_value(values[i]); !msg.empty()) {
-      errors.push_back(invalid(index(values_path, i) + "[" + key + "]", go::quote(values[i]), msg));
+    if (auto valid = validate_label_value(values[i]); !valid) {
+      errors.push_back(
+          invalid(index(values_path, i) + "[" + key + "]", go::quote(values[i]), valid.error()));
     }
   }
   if (!errors.empty()) return Unexpected{aggregate(errors)};

@@ -155,8 +155,8 @@ class Parser {
     if (key.token != Token::Identifier) {
       return fail("found '" + key.literal + "', expected: identifier");
     }
-    if (auto msg = validate_label_key(key.literal); !msg.empty()) {
-      return fail(invalid("key", go::quote(key.literal), msg));
+    if (auto valid = validate_label_key(key.literal); !valid) {
+      return fail(invalid("key", go::quote(key.literal), valid.error()));
     }
     const Token next = lookahead(true).token;
     if (does_not_exist) {

@@ -100,13 +100,15 @@ std::vector<std::string> dns1123_subdomain_errors(std::string_view value,
   return errs;
 }
 
-std::string join(const std::vector<std::string>& parts) {
+// Valid when there are no problems; else they are the error, joined with "; ".
+Status as_status(const std::vector<std::string>& problems) {
+  if (problems.empty()) return ok_status();
   std::string out;
-  for (const auto& p : parts) {
+  for (const auto& p : problems) {
     if (!out.empty()) out.append("; ");
     out.append(p);
   }
-  return out;
+  return Unexpected{std::move(out)};
 }
 
 }  // namespace
@@ -176,12 +178,12 @@ std::vector<std::string> is_dns1123_label(std::string_view value) {
   return errs;
 }
 
-std::string validate_label_key(std::string_view key) {
-  return join(is_qualified_name(key));
+Status validate_label_key(std::string_view key) {
+  return as_status(is_qualified_name(key));
 }
 
-std::string validate_label_value(std::string_view value) {
-  return join(is_valid_label_value(value));
+Status validate_label_value(std::string_view value) {
+  return as_status(is_valid_label_value(value));
 }
 
 }  // namespace vc::api

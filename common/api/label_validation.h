@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/api/expected.h"
+
 namespace vc::api {
 
 // validation.IsQualifiedName (= content.IsLabelKey): an optional DNS subdomain prefix and '/',
@@ -36,8 +38,8 @@ std::vector<std::string> is_dns1123_subdomain_content(std::string_view value);
 // (e.g. "my-name").
 std::vector<std::string> is_dns1123_label(std::string_view value);
 
-// The problems joined with "; ", or an empty string when the key or value is valid.
-std::string validate_label_key(std::string_view key);
-std::string validate_label_value(std::string_view value);
+// Valid, or the problems joined with "; ".
+Status validate_label_key(std::string_view key);
+Status validate_label_value(std::string_view value);
 
 }  // namespace vc::api

@@ -27,17 +27,19 @@ TEST(LabelKey, AcceptsQualifiedNamesWithOptionalDnsPrefix) {
            "a", "A", "1", "a-b", "a.b", "a_b", "MyName", "my.name", "123-abc", "example.com/MyName",
            "kubernetes.io/hostname", "volcano.sh/job-name", "a/b", std::string(63, 'x'),
            std::string(253, 'p') + "/name"}) {
-    EXPECT_EQ(validate_label_key(key), "") << key;
+    EXPECT_EQ(validate_label_key(key).error(), "") << key;
   }
 }
 
 TEST(LabelKey, RejectsBadNamesWithKubernetesMessages) {
-  EXPECT_EQ(validate_label_key("a b"), kNamePartRegexError);
-  EXPECT_EQ(validate_label_key("-a"), kNamePartRegexError);
-  EXPECT_EQ(validate_label_key("a-"), kNamePartRegexError);
-  EXPECT_EQ(validate_label_key(""), "name part must be non-empty; " + kNamePartRegexError);
-  EXPECT_EQ(validate_label_key(std::string(64, 'x')), "name part must be no more than 63 bytes");
-  EXPECT_EQ(validate_label_key("a/"), "name part must be non-empty; " + kNamePartRegexError);
+  EXPECT_EQ(validate_label_key("a b").error(), kNamePartRegexError);
+  EXPECT_EQ(validate_label_key("-a").error(), kNamePartRegexError);
+  EXPECT_EQ(validate_label_key("a-").error(), kNamePartRegexError);
+  EXPECT_EQ(validate_label_key("").error(), "name part must be non-empty; " + kNamePartRegexError);
+  EXPECT_EQ(validate_label_key(std::string(64, 'x')).error(),
+            "name part must be no more than 63 bytes");
+  EXPECT_EQ(validate_label_key("a/").error(),
+            "name part must be non-empty; " + kNamePartRegexError);
 }
 
 TEST(LabelKey, LengthCountsBytesLikeGoLen) {
@@ -50,9 +52,9 @@ TEST(LabelKey, LengthCountsBytesLikeGoLen) {
 }
 
 TEST(LabelKey, RejectsBadPrefixes) {
-  EXPECT_EQ(validate_label_key("/a"), "prefix part must be non-empty");
-  EXPECT_EQ(validate_label_key("Example.com/a"), "prefix part " + kSubdomainRegexError);
-  EXPECT_EQ(validate_label_key(std::string(254, 'p') + "/a"),
+  EXPECT_EQ(validate_label_key("/a").error(), "prefix part must be non-empty");
+  EXPECT_EQ(validate_label_key("Example.com/a").error(), "prefix part " + kSubdomainRegexError);
+  EXPECT_EQ(validate_label_key(std::string(254, 'p') + "/a").error(),
             "prefix part must be no more than 253 bytes");
   EXPECT_EQ(is_qualified_name(std::string(254, 'p') + "/-"),
             (std::vector<std::string>{"prefix part must be no more than 253 bytes",
@@ -74,15 +76,15 @@ TEST(LabelKey, MoreThanOneSlashGivesTheSingleLabelKeyMessage) {
 TEST(LabelValue, AcceptsEmptyAndNamesUpTo63) {
   for (const std::string& value : std::vector<std::string>{"", "a", "MyValue", "my_value", "12345",
                                                            "a.b-c_d", std::string(63, 'v')}) {
-    EXPECT_EQ(validate_label_value(value), "") << value;
+    EXPECT_EQ(validate_label_value(value).error(), "") << value;
   }
 }
 
 TEST(LabelValue, RejectsLongAndMalformedValues) {
-  EXPECT_EQ(validate_label_value(std::string(64, 'v')), "must be no more than 63 bytes");
-  EXPECT_EQ(validate_label_value("a b"), kLabelValueRegexError);
-  EXPECT_EQ(validate_label_value("a/b"), kLabelValueRegexError);
-  EXPECT_EQ(validate_label_value("_a"), kLabelValueRegexError);
+  EXPECT_EQ(validate_label_value(std::string(64, 'v')).error(), "must be no more than 63 bytes");
+  EXPECT_EQ(validate_label_value("a b").error(), kLabelValueRegexError);
+  EXPECT_EQ(validate_label_value("a/b").error(), kLabelValueRegexError);
+  EXPECT_EQ(validate_label_value("_a").error(), kLabelValueRegexError);
   EXPECT_EQ(is_valid_label_value(std::string(64, '-')),
             (std::vector<std::string>{"must be no more than 63 bytes", kLabelValueRegexError}));
 }

@@ -26,7 +26,7 @@ FeatureGates::FeatureGates(std::vector<FeatureSpec> known) {
   }
 }
 
-std::string FeatureGates::set(std::string_view value) {
+api::Status FeatureGates::set(std::string_view value) {
   std::map<std::string, bool, std::less<>> parsed;
   size_t start = 0;
   while (start <= value.size()) {
@@ -36,19 +36,21 @@ std::string FeatureGates::set(std::string_view value) {
     if (pair.empty()) continue;
     const size_t eq = pair.find('=');
     const std::string key(trim(pair.substr(0, eq)));
-    if (eq == std::string_view::npos) return "missing bool value for " + key;
+    if (eq == std::string_view::npos) return api::Unexpected{"missing bool value for " + key};
     const std::string_view text = trim(pair.substr(eq + 1));
     auto v = go::parse_bool(text);
-    if (!v) return "invalid value of " + key + "=" + std::string(text) + ", err: " + v.error();
+    if (!v)
+      return api::Unexpected{"invalid value of " + key + "=" + std::string(text) +
+                             ", err: " + v.error()};
     parsed[key] = *v;
   }
   for (const auto& [key, _] : parsed) {
     if (key != kAllAlpha && key != kAllBeta && !known_.contains(key) && !is_kubernetes_gate(key)) {
-      return "unrecognized feature gate: " + key;
+      return api::Unexpected{"unrecognized feature gate: " + key};
     }
   }
   for (const auto& [key, v] : parsed) set_[key] = v;
-  return {};
+  return api::ok_status();
 }
 
 std::string FeatureGates::str() const {

@@ -8,9 +8,9 @@
 // PodLevelResources) by registering them with known().
 //
 //   FeatureGates gates({{"SchedulingGatesQueueAdmission", false, Stage::Alpha}});
-//   gates.set("SchedulingGatesQueueAdmission=true");   // "" (ok)
+//   gates.set("SchedulingGatesQueueAdmission=true");   // ok
 //   gates.enabled("SchedulingGatesQueueAdmission");     // true
-//   gates.set("Nope=true");                             // "unrecognized feature gate: Nope"
+//   gates.set("Nope=true");                             // error "unrecognized feature gate: Nope"
 //
 // Thread-safety: configure at start-up on one thread; const methods may then be called from any
 // thread.
@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/api/expected.h"
 #include "common/flags/value.h"
 
 namespace vc::flags {
@@ -39,10 +40,10 @@ class FeatureGates {
   // accepted and ignored.
   explicit FeatureGates(std::vector<FeatureSpec> known);
 
-  // Parses one --feature-gates value and merges it. Returns "" or Kubernetes' error text:
+  // Parses one --feature-gates value and merges it. The error is Kubernetes' text:
   // "missing bool value for X", "invalid value of X=y, err: strconv.ParseBool: ...",
   // "unrecognized feature gate: X". Nothing is applied when any pair is wrong.
-  std::string set(std::string_view value);
+  api::Status set(std::string_view value);
   // Gates set by name, sorted: "A=true,B=false" (Kubernetes' String()).
   std::string str() const;
 

@@ -25,8 +25,9 @@ TEST(FeatureGates, DefaultsApplyUntilSet) {
 
 TEST(FeatureGates, SetParsesPairsAndMergesRepeatedFlags) {
   auto gates = webhook_gates();
-  ASSERT_EQ(gates.set("SchedulingGatesQueueAdmission=true, PodLevelResources = false,"), "");
-  ASSERT_EQ(gates.set("CSIStorage=t"), "");
+  ASSERT_EQ(gates.set("SchedulingGatesQueueAdmission=true, PodLevelResources = false,").error(),
+            "");
+  ASSERT_EQ(gates.set("CSIStorage=t").error(), "");
   EXPECT_TRUE(gates.enabled("SchedulingGatesQueueAdmission"));
   EXPECT_FALSE(gates.enabled("PodLevelResources"));
   EXPECT_TRUE(gates.enabled("CSIStorage"));
@@ -37,24 +38,24 @@ TEST(FeatureGates, SetParsesPairsAndMergesRepeatedFlags) {
 
 TEST(FeatureGates, KubernetesGatesAreAcceptedAndRemembered) {
   auto gates = webhook_gates();
-  ASSERT_EQ(gates.set("InPlacePodVerticalScaling=true,WatchListClient=false"), "");
+  ASSERT_EQ(gates.set("InPlacePodVerticalScaling=true,WatchListClient=false").error(), "");
   EXPECT_EQ(gates.str(), "InPlacePodVerticalScaling=true,WatchListClient=false");
 }
 
 TEST(FeatureGates, ErrorsUseKubernetesTextsAndApplyNothing) {
   auto gates = webhook_gates();
-  EXPECT_EQ(gates.set("Nope=true"), "unrecognized feature gate: Nope");
-  EXPECT_EQ(gates.set("CSIStorage"), "missing bool value for CSIStorage");
-  EXPECT_EQ(gates.set("CSIStorage=maybe"),
+  EXPECT_EQ(gates.set("Nope=true").error(), "unrecognized feature gate: Nope");
+  EXPECT_EQ(gates.set("CSIStorage").error(), "missing bool value for CSIStorage");
+  EXPECT_EQ(gates.set("CSIStorage=maybe").error(),
             "invalid value of CSIStorage=maybe, err: strconv.ParseBool: parsing \"maybe\": "
             "invalid syntax");
-  EXPECT_EQ(gates.set("CSIStorage=true,Nope=false"), "unrecognized feature gate: Nope");
+  EXPECT_EQ(gates.set("CSIStorage=true,Nope=false").error(), "unrecognized feature gate: Nope");
   EXPECT_FALSE(gates.enabled("CSIStorage"));
 }
 
 TEST(FeatureGates, AllAlphaAndAllBetaSwitchGatesNotSetByName) {
   auto gates = webhook_gates();
-  ASSERT_EQ(gates.set("AllAlpha=true,WorkLoadSupport=false,AllBeta=false"), "");
+  ASSERT_EQ(gates.set("AllAlpha=true,WorkLoadSupport=false,AllBeta=false").error(), "");
   EXPECT_TRUE(gates.enabled("SchedulingGatesQueueAdmission"));
   EXPECT_FALSE(gates.enabled("WorkLoadSupport"));
   EXPECT_FALSE(gates.enabled("PodLevelResources"));
@@ -64,7 +65,7 @@ TEST(FeatureGates, SetDefaultFollowsTheClusterUnlessSetByName) {
   auto gates = webhook_gates();
   gates.set_default("PodLevelResources", false, Stage::Alpha);
   EXPECT_FALSE(gates.enabled("PodLevelResources"));
-  ASSERT_EQ(gates.set("PodLevelResources=true"), "");
+  ASSERT_EQ(gates.set("PodLevelResources=true").error(), "");
   gates.set_default("PodLevelResources", false, Stage::Alpha);
   EXPECT_TRUE(gates.enabled("PodLevelResources"));
 }

@@ -122,17 +122,18 @@ std::vector<std::pair<std::string, std::string>> FlagSet::values() const {
   return out;
 }
 
-std::string FlagSet::set(Flag& flag, std::string_view value, ParseResult& result) {
-  if (std::string err = flag.value->set(value); !err.empty()) {
+api::Status FlagSet::set(Flag& flag, std::string_view value, ParseResult& result) {
+  if (auto parsed = flag.value->set(value); !parsed) {
     const std::string shown =
         flag.shorthand ? std::string("-") + flag.shorthand + ", --" + flag.name : "--" + flag.name;
-    return "invalid argument " + go::quote(value) + " for " + go::quote(shown) + " flag: " + err;
+    return api::Unexpected{"invalid argument " + go::quote(value) + " for " + go::quote(shown) +
+                           " flag: " + parsed.error()};
   }
   flag.changed = true;
   if (!flag.deprecated.empty()) {
     result.warnings.push_back("Flag --" + flag.name + " has been deprecated, " + flag.deprecated);
   }
-  return {};
+  return api::ok_status();
 }
 
 api::Expected<ParseResult> FlagSet::parse(const std::vector<std::string>& args) {
@@ -143,35 +144,35 @@ api::Expected<ParseResult> FlagSet::parse(const std::vector<std::string>& args) 
       result.args.push_back(s);
       continue;
     }
-    std::string err;
+    api::Status step = api::ok_status();
     if (s[1] == '-') {
       if (s.size() == 2) {  // "--": everything after it is positional
         result.args.insert(result.args.end(), args.begin() + static_cast<std::ptrdiff_t>(i),
                            args.end());
         break;
       }
-      err = parse_long(s, std::string_view(s).substr(2), args, i, result);
+      step = parse_long(s, std::string_view(s).substr(2), args, i, result);
     } else {
       // Go's flag package takes one dash for any name; prefer that reading when the text before
       // '=' names a registered flag of two or more letters.
       const std::string_view rest = std::string_view(s).substr(1);
       const std::string_view name = rest.substr(0, rest.find('='));
       if (name.size() > 1 && lookup(name)) {
-        err = parse_long(s, rest, args, i, result);
+        step = parse_long(s, rest, args, i, result);
       } else {
-        err = parse_short(s, args, i, result);
+        step = parse_short(s, args, i, result);
       }
     }
-    if (!err.empty()) return api::Unexpected{std::move(err)};
+    if (!step) return api::Unexpected{step.error()};
     if (result.help) break;
   }
   return result;
 }
 
-std::string FlagSet::parse_long(std::string_view arg, std::string_view name_and_value,
+api::Status FlagSet::parse_long(std::string_view arg, std::string_view name_and_value,
                                 const Args& args, size_t& i, ParseResult& result) {
   if (name_and_value.empty() || name_and_value[0] == '-' || name_and_value[0] == '=') {
-    return "bad flag syntax: " + std::string(arg);
+    return api::Unexpected{"bad flag syntax: " + std::string(arg)};
   }
   const size_t eq = name_and_value.find('=');
   const std::string_view name = name_and_value.substr(0, eq);
@@ -179,9 +180,9 @@ std::string FlagSet::parse_long(std::string_view arg, std::string_view name_and_
   if (!flag) {
     if (name == "help") {
       result.help = true;
-      return {};
+      return api::ok_status();
     }
-    return "unknown flag: --" + std::string(name);
+    return api::Unexpected{"unknown flag: --" + std::string(name)};
   }
   std::string_view value;
   if (eq != std::string_view::npos) {
@@ -191,12 +192,12 @@ std::string FlagSet::parse_long(std::string_view arg, std::string_view name_and_
   } else if (i < args.size()) {
     value = args[i++];
   } else {
-    return "flag needs an argument: " + std::string(arg);
+    return api::Unexpected{"flag needs an argument: " + std::string(arg)};
   }
   return set(*flag, value, result);
 }
 
-std::string FlagSet::parse_short(std::string_view arg, const Args& args, size_t& i,
+api::Status FlagSet::parse_short(std::string_view arg, const Args& args, size_t& i,
                                  ParseResult& result) {
   std::string_view shorthands = arg.substr(1);
   // "-abc" may be several one-letter flags in a row (booleans), the last one taking a value.
@@ -206,9 +207,10 @@ std::string FlagSet::parse_short(std::string_view arg, const Args& args, size_t&
     if (it == shorthands_.end()) {
       if (c == 'h') {
         result.help = true;
-        return {};
+        return api::ok_status();
       }
-      return "unknown shorthand flag: " + quote_char(c) + " in -" + std::string(shorthands);
+      return api::Unexpected{"unknown shorthand flag: " + quote_char(c) + " in -" +
+                             std::string(shorthands)};
     }
     Flag& flag = *find(it->second);
     std::string value;
@@ -224,12 +226,13 @@ std::string FlagSet::parse_short(std::string_view arg, const Args& args, size_t&
     } else if (i < args.size()) {
       value = args[i++];
     } else {
-      return "flag needs an argument: " + quote_char(c) + " in -" + std::string(shorthands);
+      return api::Unexpected{"flag needs an argument: " + quote_char(c) + " in -" +
+                             std::string(shorthands)};
     }
-    if (std::string err = set(flag, value, result); !err.empty()) return err;
+    if (auto done = set(flag, value, result); !done) return done;
     shorthands = next;
   }
-  return {};
+  return api::ok_status();
 }
 
 std::string FlagSet::usage() const {

@@ -99,11 +99,11 @@ class FlagSet {
   Flag& add(std::string_view name, std::unique_ptr<Value> value, std::string usage);
   Flag* find(std::string_view name);
   // Sets flag to value; the error is pflag's "invalid argument ..." text.
-  std::string set(Flag& flag, std::string_view value, ParseResult& result);
-  // Each returns "" or an error; may consume the next argument (index i advances).
-  std::string parse_long(std::string_view arg, std::string_view name_and_value, const Args& args,
+  api::Status set(Flag& flag, std::string_view value, ParseResult& result);
+  // Each may consume the next argument (index i advances).
+  api::Status parse_long(std::string_view arg, std::string_view name_and_value, const Args& args,
                          size_t& i, ParseResult& result);
-  std::string parse_short(std::string_view arg, const Args& args, size_t& i, ParseResult& result);
+  api::Status parse_short(std::string_view arg, const Args& args, size_t& i, ParseResult& result);
 
   std::string program_;
   std::map<std::string, Flag, std::less<>> flags_;

@@ -42,9 +42,10 @@ class FlagSetTest : public ::testing::Test {
     fs.var("v",
            std::make_unique<FuncValue>(
                "Level",
-               [this](std::string_view t) -> std::string {
+               [this](std::string_view t) -> api::Status {
                  v_text = std::string(t);
-                 return t == "x" ? "bad level" : "";
+                 if (t == "x") return api::Unexpected{"bad level"};
+                 return api::ok_status();
                },
                [this] { return v_text; }),
            "Verbosity.");

@@ -18,20 +18,20 @@ std::string upper(std::string_view s) {
 }
 
 // klog's severityValue: a name (any case) or a decimal number; printed as the number.
-std::string set_severity(std::string_view text, std::string& target) {
+api::Status set_severity(std::string_view text, std::string& target) {
   const std::string name = upper(text);
   for (size_t i = 0; i < kSeverities.size(); ++i) {
     if (name == kSeverities[i]) {
       target = std::string(kSeverities[i]);
-      return {};
+      return api::ok_status();
     }
   }
   auto v = go::parse_decimal_int(text, 32);
-  if (!v) return v.error();
+  if (!v) return api::Unexpected{v.error()};
   target = (*v >= 0 && *v < static_cast<std::int64_t>(kSeverities.size()))
                ? std::string(kSeverities[static_cast<size_t>(*v)])
                : std::to_string(*v);
-  return {};
+  return api::ok_status();
 }
 
 std::string severity_number(const std::string& name) {
@@ -42,7 +42,7 @@ std::string severity_number(const std::string& name) {
 }
 
 // klog's moduleSpec: comma-separated pattern=N with N >= 0.
-std::string check_vmodule(std::string_view text) {
+api::Status check_vmodule(std::string_view text) {
   constexpr std::string_view kSyntax = "syntax error: expect comma-separated list of filename=N";
   size_t start = 0;
   while (start <= text.size()) {
@@ -53,33 +53,33 @@ std::string check_vmodule(std::string_view text) {
     const size_t eq = pat.find('=');
     if (eq == std::string_view::npos || eq == 0 || eq + 1 == pat.size() ||
         pat.find('=', eq + 1) != std::string_view::npos) {
-      return std::string(kSyntax);
+      return api::Unexpected{std::string(kSyntax)};
     }
     auto level = go::parse_decimal_int(pat.substr(eq + 1), 32);
-    if (!level) return std::string(kSyntax);
-    if (*level < 0) return "negative value for vmodule level";
+    if (!level) return api::Unexpected{std::string(kSyntax)};
+    if (*level < 0) return api::Unexpected{"negative value for vmodule level"};
   }
-  return {};
+  return api::ok_status();
 }
 
 // klog's traceLocation: "" or "file.go:N" with N > 0.
-std::string set_backtrace_at(std::string_view text, std::string& target) {
+api::Status set_backtrace_at(std::string_view text, std::string& target) {
   constexpr std::string_view kSyntax = "syntax error: expect file.go:234";
   if (text.empty()) {
     target = ":0";
-    return {};
+    return api::ok_status();
   }
   const size_t colon = text.find(':');
   if (colon == std::string_view::npos || text.find(':', colon + 1) != std::string_view::npos) {
-    return std::string(kSyntax);
+    return api::Unexpected{std::string(kSyntax)};
   }
   const std::string_view file = text.substr(0, colon);
-  if (file.find('.') == std::string_view::npos) return std::string(kSyntax);
+  if (file.find('.') == std::string_view::npos) return api::Unexpected{std::string(kSyntax)};
   auto line = go::parse_decimal_int(text.substr(colon + 1), 64);
-  if (!line) return std::string(kSyntax);
-  if (*line <= 0) return "negative or zero value for level";
+  if (!line) return api::Unexpected{std::string(kSyntax)};
+  if (*line <= 0) return api::Unexpected{"negative or zero value for level"};
   target = std::string(text);
-  return {};
+  return api::ok_status();
 }
 
 }  // namespace
@@ -88,21 +88,21 @@ void add_klog_flags(FlagSet& flags, KlogOptions& o) {
   flags.var("v",
             std::make_unique<FuncValue>(
                 "Level",
-                [&o](std::string_view text) -> std::string {
+                [&o](std::string_view text) -> api::Status {
                   auto v = go::parse_decimal_int(text, 32);
-                  if (!v) return v.error();
+                  if (!v) return api::Unexpected{v.error()};
                   o.v = static_cast<int>(*v);
-                  return {};
+                  return api::ok_status();
                 },
                 [&o] { return std::to_string(o.v); }),
             "Log verbosity: 0 logs state changes, 2 and 3 add decisions, 4 and up add detail.");
   flags.var("vmodule",
             std::make_unique<FuncValue>(
                 "pattern=N",
-                [&o](std::string_view text) -> std::string {
-                  if (std::string err = check_vmodule(text); !err.empty()) return err;
+                [&o](std::string_view text) -> api::Status {
+                  if (auto checked = check_vmodule(text); !checked) return checked;
                   o.vmodule = std::string(text);
-                  return {};
+                  return api::ok_status();
                 },
                 [&o] { return o.vmodule; }),
             "Per-file verbosity (pattern=N,...); accepted for compatibility, not applied.");

@@ -32,76 +32,76 @@ bool needs_quotes(std::string_view field) {
 
 }  // namespace
 
-std::string StringValue::set(std::string_view text) {
+api::Status StringValue::set(std::string_view text) {
   *target_ = std::string(text);
-  return {};
+  return api::ok_status();
 }
 
-std::string BoolValue::set(std::string_view text) {
+api::Status BoolValue::set(std::string_view text) {
   auto v = go::parse_bool(text);
-  if (!v) return go_flag_ ? go_flag_error(v.error()) : v.error();
+  if (!v) return api::Unexpected{go_flag_ ? go_flag_error(v.error()) : v.error()};
   *target_ = *v;
-  return {};
+  return api::ok_status();
 }
 
-std::string IntValue::set(std::string_view text) {
+api::Status IntValue::set(std::string_view text) {
   auto v = go::parse_int(text, 64);
-  if (!v) return v.error();
+  if (!v) return api::Unexpected{v.error()};
   if (*v < std::numeric_limits<int>::min() || *v > std::numeric_limits<int>::max()) {
-    return "strconv.ParseInt: parsing " + go::quote(text) + ": value out of range";
+    return api::Unexpected{"strconv.ParseInt: parsing " + go::quote(text) + ": value out of range"};
   }
   *target_ = static_cast<int>(*v);
-  return {};
+  return api::ok_status();
 }
 
-std::string Int64Value::set(std::string_view text) {
+api::Status Int64Value::set(std::string_view text) {
   auto v = go::parse_int(text, 64);
-  if (!v) return v.error();
+  if (!v) return api::Unexpected{v.error()};
   *target_ = *v;
-  return {};
+  return api::ok_status();
 }
 
-std::string UintValue::set(std::string_view text) {
+api::Status UintValue::set(std::string_view text) {
   auto v = go::parse_uint(text, 64);
-  if (!v) return go_flag_ ? go_flag_error(v.error()) : v.error();
+  if (!v) return api::Unexpected{go_flag_ ? go_flag_error(v.error()) : v.error()};
   *target_ = *v;
-  return {};
+  return api::ok_status();
 }
 
-std::string Uint32Value::set(std::string_view text) {
+api::Status Uint32Value::set(std::string_view text) {
   auto v = go::parse_uint(text, 32);
-  if (!v) return v.error();
+  if (!v) return api::Unexpected{v.error()};
   *target_ = static_cast<std::uint32_t>(*v);
-  return {};
+  return api::ok_status();
 }
 
-std::string FloatValue::set(std::string_view text) {
+api::Status FloatValue::set(std::string_view text) {
   auto v = go::parse_float(text, bits_);
-  if (!v) return v.error();
+  if (!v) return api::Unexpected{v.error()};
   *target_ = *v;
-  return {};
+  return api::ok_status();
 }
 
 std::string FloatValue::str() const {
   return go::format_float(*target_, bits_);
 }
 
-std::string DurationValue::set(std::string_view text) {
+api::Status DurationValue::set(std::string_view text) {
   auto v = go::parse_duration(text);
-  if (!v) return v.error();
+  if (!v) return api::Unexpected{v.error()};
   *target_ = *v;
-  return {};
+  return api::ok_status();
 }
 
 std::string DurationValue::str() const {
   return go::format_duration(*target_);
 }
 
-std::string StringListValue::set(std::string_view text) {
+api::Status StringListValue::set(std::string_view text) {
   std::vector<std::string> values;
   if (split_) {
     auto record = read_csv_record(text);
-    if (!record) return record.error();
+    if (!record) return api::Unexpected{record.error()};
     values = std::move(*record);
   } else {
     values.emplace_back(text);
@@ -109,7 +109,7 @@ std::string StringListValue::set(std::string_view text) {
   if (!changed_) target_->clear();
   changed_ = true;
   target_->insert(target_->end(), values.begin(), values.end());
-  return {};
+  return api::ok_status();
 }
 
 std::string StringListValue::str() const {

@@ -5,8 +5,8 @@
 //
 //   int port = 8443;
 //   IntValue value(&port);
-//   value.set("0x10");   // "" (ok), port == 16
-//   value.set("abc");    // `strconv.ParseInt: parsing "abc": invalid syntax`
+//   value.set("0x10");   // ok, port == 16
+//   value.set("abc");    // error `strconv.ParseInt: parsing "abc": invalid syntax`
 //
 // Thread-safety: none; values are set while parsing the command line, before threads start.
 
@@ -25,9 +25,9 @@ namespace vc::flags {
 class Value {
  public:
   virtual ~Value() = default;
-  // Parses text into the value. Returns "" on success, else the reason (pflag wraps it as
+  // Parses text into the value. The error is the reason (pflag wraps it as
   // `invalid argument "<text>" for "--<flag>" flag: <reason>`).
-  virtual std::string set(std::string_view text) = 0;
+  virtual api::Status set(std::string_view text) = 0;
   // The current value as text (pflag's String()).
   virtual std::string str() const = 0;
   // The type name shown in --help ("string", "int", "duration", "stringArray", ...); empty for
@@ -40,7 +40,7 @@ class Value {
 class StringValue : public Value {
  public:
   explicit StringValue(std::string* target) : target_(target) {}
-  std::string set(std::string_view text) override;
+  api::Status set(std::string_view text) override;
   std::string str() const override { return *target_; }
   std::string type() const override { return "string"; }
 
@@ -53,7 +53,7 @@ class BoolValue : public Value {
   // go_flag: the error text of Go's flag package ("parse error") instead of strconv's, as for
   // klog's flags.
   explicit BoolValue(bool* target, bool go_flag = false) : target_(target), go_flag_(go_flag) {}
-  std::string set(std::string_view text) override;
+  api::Status set(std::string_view text) override;
   std::string str() const override { return *target_ ? "true" : "false"; }
   std::string type() const override { return ""; }
   std::string no_opt_default() const override { return "true"; }
@@ -68,7 +68,7 @@ class BoolValue : public Value {
 class IntValue : public Value {
  public:
   explicit IntValue(int* target) : target_(target) {}
-  std::string set(std::string_view text) override;
+  api::Status set(std::string_view text) override;
   std::string str() const override { return std::to_string(*target_); }
   std::string type() const override { return "int"; }
 
@@ -79,7 +79,7 @@ class IntValue : public Value {
 class Int64Value : public Value {
  public:
   explicit Int64Value(std::int64_t* target) : target_(target) {}
-  std::string set(std::string_view text) override;
+  api::Status set(std::string_view text) override;
   std::string str() const override { return std::to_string(*target_); }
   std::string type() const override { return "int"; }
 
@@ -91,7 +91,7 @@ class Int64Value : public Value {
 class UintValue : public Value {
  public:
   UintValue(std::uint64_t* target, bool go_flag = false) : target_(target), go_flag_(go_flag) {}
-  std::string set(std::string_view text) override;
+  api::Status set(std::string_view text) override;
   std::string str() const override { return std::to_string(*target_); }
   std::string type() const override { return "uint"; }
 
@@ -103,7 +103,7 @@ class UintValue : public Value {
 class Uint32Value : public Value {
  public:
   explicit Uint32Value(std::uint32_t* target) : target_(target) {}
-  std::string set(std::string_view text) override;
+  api::Status set(std::string_view text) override;
   std::string str() const override { return std::to_string(*target_); }
   std::string type() const override { return "uint32"; }
 
@@ -115,7 +115,7 @@ class Uint32Value : public Value {
 class FloatValue : public Value {
  public:
   FloatValue(double* target, int bits) : target_(target), bits_(bits) {}
-  std::string set(std::string_view text) override;
+  api::Status set(std::string_view text) override;
   std::string str() const override;
   std::string type() const override { return bits_ == 32 ? "float32" : "float"; }
 
@@ -127,7 +127,7 @@ class FloatValue : public Value {
 class DurationValue : public Value {
  public:
   explicit DurationValue(std::chrono::nanoseconds* target) : target_(target) {}
-  std::string set(std::string_view text) override;
+  api::Status set(std::string_view text) override;
   std::string str() const override;
   std::string type() const override { return "duration"; }
 
@@ -140,7 +140,7 @@ class DurationValue : public Value {
 class StringListValue : public Value {
  public:
   StringListValue(std::vector<std::string>* target, bool split) : target_(target), split_(split) {}
-  std::string set(std::string_view text) override;
+  api::Status set(std::string_view text) override;
   // "[a,b]", fields quoted as CSV where needed.
   std::string str() const override;
   std::string type() const override { return split_ ? "strings" : "stringArray"; }
@@ -154,16 +154,16 @@ class StringListValue : public Value {
 // A value with caller-supplied parse and print functions.
 class FuncValue : public Value {
  public:
-  FuncValue(std::string type, std::function<std::string(std::string_view)> set,
+  FuncValue(std::string type, std::function<api::Status(std::string_view)> set,
             std::function<std::string()> str)
       : type_(std::move(type)), set_(std::move(set)), str_(std::move(str)) {}
-  std::string set(std::string_view text) override { return set_(text); }
+  api::Status set(std::string_view text) override { return set_(text); }
   std::string str() const override { return str_(); }
   std::string type() const override { return type_; }
 
  private:
   std::string type_;
-  std::function<std::string(std::string_view)> set_;
+  std::function<api::Status(std::string_view)> set_;
   std::function<std::string()> str_;
 };
 

@@ -1,14 +1,15 @@
 #pragma once
-// Result<T>: a value or a typed Kubernetes API error. Every call that talks to the network
-// returns one; exceptions are kept for programmer errors and start-up configuration mistakes.
+// Result<T>: a value or a typed Kubernetes API error, i.e. api::Expected<T, ApiError>
+// (common/api/expected.h). Every call that talks to the network returns one; exceptions are kept
+// for programmer errors and start-up configuration mistakes.
 
 #include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <utility>
-#include <variant>
 #include <vector>
+
+#include "common/api/expected.h"
 
 namespace vc::kube {
 
@@ -67,30 +68,10 @@ ApiError error_from_response(int http_status, const std::string& body,
 ApiError transport_error(std::string message);
 
 template <class T>
-class [[nodiscard]] Result {
- public:
-  Result(T value) : v_(std::move(value)) {}         // NOLINT: implicit by design
-  Result(ApiError error) : v_(std::move(error)) {}  // NOLINT
-
-  bool ok() const { return v_.index() == 0; }
-  explicit operator bool() const { return ok(); }
-  T& value() & { return std::get<0>(v_); }
-  const T& value() const& { return std::get<0>(v_); }
-  T&& value() && { return std::get<0>(std::move(v_)); }
-  T* operator->() { return &value(); }
-  const T* operator->() const { return &value(); }
-  T& operator*() & { return value(); }
-  const T& operator*() const& { return value(); }
-  T&& operator*() && { return std::move(*this).value(); }
-  const ApiError& error() const { return std::get<1>(v_); }
-  bool is(ErrorKind kind) const { return !ok() && error().kind == kind; }
-
- private:
-  std::variant<T, ApiError> v_;
-};
+using Result = api::Expected<T, ApiError>;
 
 // Result<void>: success or an error.
-struct Unit {};
+using Unit = api::Unit;
 using Status = Result<Unit>;
 inline Status ok_status() {
   return Unit{};

@@ -76,10 +76,10 @@ class JournalController : public Controller {
         watch_queues_(watch_queues),
         instance_(journal.next_instance()) {}
   std::string name() const override { return name_; }
-  std::string initialize(ControllerContext& ctx) override {
+  api::Status initialize(ControllerContext& ctx) override {
     if (watch_queues_) ctx.informers.informer(kube::resources::queues);
     journal_.add("initialize " + std::to_string(instance_));
-    return {};
+    return api::ok_status();
   }
   void run() override { journal_.add("run " + std::to_string(instance_)); }
   void stop() override { journal_.add("stop " + std::to_string(instance_)); }

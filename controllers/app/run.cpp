@@ -7,6 +7,7 @@
 #include <exception>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include "common/flags/version.h"
 #include "common/kube/leaderelection/identity.h"
@@ -33,29 +34,30 @@ constexpr const char* kUserAgent = "vc-controller-manager/" VC_VERSION;
 // events (docs/compat.md).
 constexpr std::chrono::milliseconds kWatchReadPause{20};
 
-std::string read_error(const std::string& path) {
+// Whether the whole file can be read.
+api::Status check_readable(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return "open " + path + ": no such file or unreadable";
+  if (!in) return api::Unexpected{"open " + path + ": no such file or unreadable"};
   std::ostringstream data;
   data << in.rdbuf();
-  if (in.bad()) return "read " + path + ": I/O error";
-  return {};
+  if (in.bad()) return api::Unexpected{"read " + path + ": I/O error"};
+  return api::ok_status();
 }
 
 // Volcano reads the three files when all are given; they would serve /healthz over TLS.
-std::string check_tls_files(const ControllerManagerOptions& o) {
-  if (o.ca_cert_file.empty() || o.tls_cert_file.empty() || o.tls_private_key_file.empty())
-    return {};
-  if (auto e = read_error(o.ca_cert_file); !e.empty()) {
-    return "failed to read cacert file (" + o.ca_cert_file + "): " + e;
+api::Status check_tls_files(const ControllerManagerOptions& o) {
+  if (o.ca_cert_file.empty() || o.tls_cert_file.empty() || o.tls_private_key_file.empty()) {
+    return api::ok_status();
   }
-  if (auto e = read_error(o.tls_cert_file); !e.empty()) {
-    return "failed to read cert file (" + o.tls_cert_file + "): " + e;
+  for (const auto& [what, path] :
+       {std::pair{"cacert", &o.ca_cert_file}, std::pair{"cert", &o.tls_cert_file},
+        std::pair{"key", &o.tls_private_key_file}}) {
+    if (auto readable = check_readable(*path); !readable) {
+      return api::Unexpected{"failed to read " + std::string(what) + " file (" + *path +
+                             "): " + readable.error()};
+    }
   }
-  if (auto e = read_error(o.tls_private_key_file); !e.empty()) {
-    return "failed to read key file (" + o.tls_private_key_file + "): " + e;
-  }
-  return {};
+  return api::ok_status();
 }
 
 void wait_for_stop(std::stop_token stop) {
@@ -111,8 +113,8 @@ int run(const ControllerManagerOptions& o, std::stop_token stop, const RunSettin
     std::fprintf(stderr, "%s\n", aggregate(errors).c_str());
     return kExitError;
   }
-  if (auto err = check_tls_files(o); !err.empty()) {
-    std::fprintf(stderr, "Failed to parse CA file: %s\n", err.c_str());
+  if (auto tls_files = check_tls_files(o); !tls_files) {
+    std::fprintf(stderr, "Failed to parse CA file: %s\n", tls_files.error().c_str());
     return kExitError;
   }
   if (!o.ca_cert_file.empty() && !o.tls_cert_file.empty() && !o.tls_private_key_file.empty()) {

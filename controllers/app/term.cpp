@@ -31,14 +31,15 @@ bool Term::start(std::stop_token stop) {
       if (settings_.on_not_implemented) settings_.on_not_implemented(registration.name);
       continue;
     }
-    std::string err;
+    api::Status initialized = api::ok_status();
     try {
-      err = controller->initialize(*context_);
+      initialized = controller->initialize(*context_);
     } catch (const std::exception& e) {
-      err = std::string("initialize threw: ") + e.what();
+      initialized = api::Unexpected{std::string("initialize threw: ") + e.what()};
     }
-    if (!err.empty()) {
-      VC_LOG_ERROR("Failed to initialize controller " + registration.name + ": " + err);
+    if (!initialized) {
+      VC_LOG_ERROR("Failed to initialize controller " + registration.name + ": " +
+                   initialized.error());
       continue;
     }
     VC_LOG_V(2, "controller initialized", kv("controller", registration.name));

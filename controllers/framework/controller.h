@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "common/api/expected.h"
 #include "common/kube/cache/factory.h"
 #include "common/kube/client.h"
 #include "common/kube/events/recorder.h"
@@ -70,9 +71,9 @@ class Controller {
   virtual ~Controller() = default;
   // The registered name, e.g. "queue-controller" (spec controller-manager.md §1.9).
   virtual std::string name() const = 0;
-  // Requests informers, registers handlers, creates queues. Must not start threads. Returns an
-  // empty string on success, else why the controller cannot run (it is then skipped).
-  virtual std::string initialize(ControllerContext& ctx) = 0;
+  // Requests informers, registers handlers, creates queues. Must not start threads. The error
+  // says why the controller cannot run (it is then skipped).
+  virtual api::Status initialize(ControllerContext& ctx) = 0;
   // Starts the workers; returns at once. Informers have synced.
   virtual void run() = 0;
   // Stops accepting work, lets each worker finish its current key, joins the workers.

@@ -13,7 +13,7 @@ class NamedController : public Controller {
  public:
   explicit NamedController(std::string name) : name_(std::move(name)) {}
   std::string name() const override { return name_; }
-  std::string initialize(ControllerContext&) override { return {}; }
+  api::Status initialize(ControllerContext&) override { return api::ok_status(); }
   void run() override {}
   void stop() override {}
 

@@ -41,7 +41,7 @@ class GcController final : public Controller {
 
   std::string name() const override { return kControllerName; }
 
-  std::string initialize(ControllerContext& ctx) override {
+  api::Status initialize(ControllerContext& ctx) override {
     client_ = &ctx.client;
     workers_ = std::max<std::uint32_t>(1, ctx.options.worker_threads_for_gc);
     workqueue::QueueOptions queue_options;
@@ -60,7 +60,7 @@ class GcController final : public Controller {
       enqueue_if_candidate(*q, obj);
     };
     handler_ = jobs_->add_event_handler(std::move(handler));
-    return {};
+    return api::ok_status();
   }
 
   void run() override {

@@ -25,7 +25,7 @@ class Harness {
         ctx_{client_, informers_, recorder_, options_},
         controller_(make_gc_controller(std::move(options))) {
     EXPECT_EQ(controller_->name(), "gc-controller");
-    EXPECT_EQ(controller_->initialize(ctx_), "");
+    EXPECT_EQ(controller_->initialize(ctx_).error(), "");
     informers_.start();
     EXPECT_TRUE(informers_.wait_for_sync({}, std::chrono::steady_clock::now() + 10s));
     controller_->run();

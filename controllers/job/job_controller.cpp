@@ -107,8 +107,9 @@ class JobController : public Controller {
  public:
   std::string name() const override { return kName; }
 
-  std::string initialize(ControllerContext& ctx) override {
-    if (!ctx.options.volcano_job_support) return "the VolcanoJobSupport feature gate is off";
+  api::Status initialize(ControllerContext& ctx) override {
+    if (!ctx.options.volcano_job_support)
+      return api::Unexpected{"the VolcanoJobSupport feature gate is off"};
     options_ = &ctx.options;
     register_job_metrics();  // the histogram shows on /metrics from start-up, as Volcano's does
     shared_ = std::make_shared<Shared>();
@@ -160,7 +161,7 @@ class JobController : public Controller {
         *shared_->job_store, *syncer_, shared_->delayed, ctx.recorder, *writer_,
         commands_ ? &commands_->store() : nullptr, std::move(hooks));
     add_handlers();
-    return {};
+    return api::ok_status();
   }
 
   void run() override {

@@ -40,7 +40,7 @@ class PodGroupController : public Controller {
  public:
   std::string name() const override { return kName; }
 
-  std::string initialize(ControllerContext& ctx) override {
+  api::Status initialize(ControllerContext& ctx) override {
     client_ = &ctx.client;
     options_ = &ctx.options;
     executor_ = std::make_unique<Executor>(ctx.client, ctx.options);
@@ -62,7 +62,7 @@ class PodGroupController : public Controller {
       watch_workload(ctx, kube::resources::replicasets);
       watch_workload(ctx, kube::resources::statefulsets);
     }
-    return {};
+    return api::ok_status();
   }
 
   void run() override {

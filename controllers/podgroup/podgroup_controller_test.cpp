@@ -81,7 +81,7 @@ TEST(PodGroupController, ListedUngroupedPodGetsAPodGroupAndIsJoined) {
   auto controller = make_podgroup_controller();
   ASSERT_NE(controller, nullptr);
   EXPECT_EQ(controller->name(), "pg-controller");
-  ASSERT_EQ(controller->initialize(ctx), "");
+  ASSERT_EQ(controller->initialize(ctx).error(), "");
   factory.start();
   ASSERT_TRUE(factory.wait_for_sync({}, std::chrono::steady_clock::now() + 10s));
   controller->run();

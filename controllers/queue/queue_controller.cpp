@@ -65,7 +65,7 @@ class QueueController final : public Controller {
  public:
   std::string name() const override { return kName; }
 
-  std::string initialize(ControllerContext& ctx) override {
+  api::Status initialize(ControllerContext& ctx) override {
     options_ = &ctx.options;
     recorder_ = &ctx.recorder;
     queue_work_ = std::make_unique<RequestQueue>(queue_options("queue-controller", ctx.clock));
@@ -101,7 +101,7 @@ class QueueController final : public Controller {
       };
       commands_->add_event_handler(std::move(on_command));
     }
-    return {};
+    return api::ok_status();
   }
 
   void run() override {

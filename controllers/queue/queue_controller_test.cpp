@@ -98,7 +98,7 @@ class QueueControllerTest : public ::testing::Test {
     ASSERT_NE(controller_, nullptr);
     ASSERT_EQ(controller_->name(), "queue-controller");
     ControllerContext ctx{client_, factory_, recorder_, options_, clock_};
-    ASSERT_EQ(controller_->initialize(ctx), "");
+    ASSERT_EQ(controller_->initialize(ctx).error(), "");
     factory_.start();
     ASSERT_TRUE(factory_.wait_for_sync({}, std::chrono::steady_clock::now() + 10s));
     controller_->run();

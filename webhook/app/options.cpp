@@ -77,11 +77,12 @@ api::Expected<ParsedCommandLine> parse_command_line(const std::vector<std::strin
   return flags::parse_command_line<WebhookOptions>("vc-webhook-manager", args, add_flags);
 }
 
-std::string check_port(const WebhookOptions& o) {
+api::Status check_port(const WebhookOptions& o) {
   if (o.port < 1 || o.port > 65535) {
-    return "Configured port is invalid: the port should be in the range of 1 and 65535";
+    return api::Unexpected{
+        "Configured port is invalid: the port should be in the range of 1 and 65535"};
   }
-  return {};
+  return api::ok_status();
 }
 
 std::vector<std::string> enabled_paths(const std::string& enabled_admission) {

@@ -60,9 +60,9 @@ using ParsedCommandLine = flags::ParsedCommandLine<WebhookOptions>;
 // Parses args (without the program name). The error is pflag's text, e.g. "unknown flag: --x".
 api::Expected<ParsedCommandLine> parse_command_line(const std::vector<std::string>& args);
 
-// The port check Volcano's main makes before anything else; "" when the port is fine, else
-// "Configured port is invalid: the port should be in the range of 1 and 65535".
-std::string check_port(const WebhookOptions& options);
+// The port check Volcano's main makes before anything else; the error is "Configured port is
+// invalid: the port should be in the range of 1 and 65535".
+api::Status check_port(const WebhookOptions& options);
 
 // The remaining start-up checks, each message as Volcano words it where Volcano has it:
 // all three webhook flags empty, an --enabled-admission path that no endpoint serves, a

@@ -170,14 +170,14 @@ TEST(Options, FlagLinesListEveryFlagAsVolcanoLogsThem) {
 
 TEST(Options, PortOutsideTheRangeIsVolcanosFatalMessage) {
   WebhookOptions o;
-  EXPECT_EQ(check_port(o), "");
+  EXPECT_EQ(check_port(o).error(), "");
   for (int port : {0, -1, 65536}) {
     o.port = port;
-    EXPECT_EQ(check_port(o),
+    EXPECT_EQ(check_port(o).error(),
               "Configured port is invalid: the port should be in the range of 1 and 65535");
   }
   o.port = 65535;
-  EXPECT_EQ(check_port(o), "");
+  EXPECT_EQ(check_port(o).error(), "");
 }
 
 TEST(Options, AllThreeWebhookFlagsEmptyIsAnError) {

@@ -78,8 +78,8 @@ int startup_failed(std::stop_token stop, const std::string& message) {
 
 int run(const WebhookOptions& o, std::stop_token stop, const RunSettings& settings) {
   vc::metrics::register_build_info("vc-webhook-manager", vc::flags::build_info());
-  if (std::string err = check_port(o); !err.empty()) {
-    VC_LOG_ERROR(err);
+  if (auto port = check_port(o); !port) {
+    VC_LOG_ERROR(port.error());
     return kExitFatal;
   }
   auto ca = read_certificate_files(o);

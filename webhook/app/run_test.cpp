@@ -264,7 +264,7 @@ json decoded_patch(const json& response) {
 TEST_F(RunTest, FeatureGateAndReloadedAdmissionConfReachTheAdmitFunctions) {
   test::serve_version(api);
   serve_current_configurations();
-  ASSERT_EQ(options.feature_gates.set("SchedulingGatesQueueAdmission=true"), "");
+  ASSERT_EQ(options.feature_gates.set("SchedulingGatesQueueAdmission=true").error(), "");
   options.enabled_admission = "/pods/mutate";
   options.admission_conf = dir.write("admission.conf", "# no resource groups yet\n");
   settings.admission_conf_poll = 10ms;

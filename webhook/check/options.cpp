@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "common/api/expected.h"
 #include "webhook/check/report.h"
 
 namespace vc::webhook::check {
@@ -24,7 +25,7 @@ std::optional<bool> parse_go_bool(std::string_view v) {
 
 // --feature-gates "A=true,B=false": the webhook's value can be copied as it is. Admission reads
 // two gates; the others are accepted and have no effect here.
-std::string apply_feature_gates(std::string_view text, AdmissionOptions& options) {
+api::Status apply_feature_gates(std::string_view text, AdmissionOptions& options) {
   while (!text.empty()) {
     const std::size_t comma = text.find(',');
     std::string_view item = text.substr(0, comma);
@@ -33,14 +34,15 @@ std::string apply_feature_gates(std::string_view text, AdmissionOptions& options
     while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
     if (item.empty()) continue;
     const std::size_t eq = item.find('=');
-    if (eq == std::string_view::npos) return "missing bool value for " + std::string(item);
+    if (eq == std::string_view::npos)
+      return api::Unexpected{"missing bool value for " + std::string(item)};
     const std::string_view key = item.substr(0, eq);
     auto value = parse_go_bool(item.substr(eq + 1));
-    if (!value) return "invalid value of " + std::string(item);
+    if (!value) return api::Unexpected{"invalid value of " + std::string(item)};
     if (key == "SchedulingGatesQueueAdmission") options.scheduling_gates_queue_admission = *value;
     if (key == "PodLevelResources") options.pod_level_resources = *value;
   }
-  return {};
+  return api::ok_status();
 }
 
 }  // namespace
@@ -94,8 +96,8 @@ std::variant<CheckOptions, int> parse_check_args(int argc, char** argv, std::ost
     const int code = app.exit(e, out, err);
     return code == 0 ? kExitOk : kExitUsage;
   }
-  if (std::string problem = apply_feature_gates(feature_gates, o.admission); !problem.empty()) {
-    err << "error: --feature-gates: " << problem << "\n";
+  if (auto gates = apply_feature_gates(feature_gates, o.admission); !gates) {
+    err << "error: --feature-gates: " << gates.error() << "\n";
     return kExitUsage;
   }
   static const std::map<std::string, OutputFormat> kFormats{

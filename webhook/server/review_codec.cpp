@@ -13,6 +13,7 @@
 namespace vc::webhook::server {
 namespace {
 
+using api::ok_status;
 using api::Unexpected;
 using nlohmann::json;
 
@@ -24,19 +25,20 @@ json* present(json& object, const char* key) {
 }
 
 // Copies object[key] into out when present; an error naming the field when it is no string.
-std::string read_string(json& object, const char* key, std::string_view where, std::string& out) {
+api::Status read_string(json& object, const char* key, std::string_view where, std::string& out) {
   json* v = present(object, key);
-  if (v == nullptr) return {};
-  if (!v->is_string()) return std::string(where) + key + " must be a string";
+  if (v == nullptr) return ok_status();
+  if (!v->is_string()) return Unexpected{std::string(where) + key + " must be a string"};
   out = std::move(v->get_ref<std::string&>());
-  return {};
+  return ok_status();
 }
 
 // The value must be an object when present (a Go struct field); its content is not kept.
-std::string check_object(json& object, const char* key, std::string_view where) {
+api::Status check_object(json& object, const char* key, std::string_view where) {
   json* v = present(object, key);
-  if (v != nullptr && !v->is_object()) return std::string(where) + key + " must be an object";
-  return {};
+  if (v != nullptr && !v->is_object())
+    return Unexpected{std::string(where) + key + " must be an object"};
+  return ok_status();
 }
 
 // Nesting depth before parsing, so that hostile input cannot make the parser, or an admit
@@ -81,20 +83,18 @@ std::string exception_reason(const char* what) {
   return std::string(end == std::string_view::npos ? text : text.substr(end + 2));
 }
 
-std::string decode_resource(json& request, GroupVersionResource& out) {
+api::Status decode_resource(json& request, GroupVersionResource& out) {
   json* resource = present(request, "resource");
-  if (resource == nullptr) return {};
-  if (!resource->is_object()) return "request.resource must be an object";
+  if (resource == nullptr) return ok_status();
+  if (!resource->is_object()) return Unexpected{"request.resource must be an object"};
   for (auto [key, field] : {std::pair{"group", &out.group}, std::pair{"version", &out.version},
                             std::pair{"resource", &out.resource}}) {
-    if (auto err = read_string(*resource, key, "request.resource.", *field); !err.empty()) {
-      return err;
-    }
+    if (auto read = read_string(*resource, key, "request.resource.", *field); !read) return read;
   }
-  return {};
+  return ok_status();
 }
 
-std::string decode_request(json& request, AdmissionRequest& out) {
+api::Status decode_request(json& request, AdmissionRequest& out) {
   constexpr std::string_view kWhere = "request.";
   const std::pair<const char*, std::string*> strings[] = {
       {"uid", &out.uid},
@@ -104,31 +104,31 @@ std::string decode_request(json& request, AdmissionRequest& out) {
       {"operation", &out.operation},
   };
   for (auto [key, field] : strings) {
-    if (auto err = read_string(request, key, kWhere, *field); !err.empty()) return err;
+    if (auto read = read_string(request, key, kWhere, *field); !read) return read;
   }
-  if (out.uid.empty()) return "request.uid is missing";
-  if (auto err = decode_resource(request, out.resource); !err.empty()) return err;
+  if (out.uid.empty()) return Unexpected{"request.uid is missing"};
+  if (auto resource = decode_resource(request, out.resource); !resource) return resource;
   for (const char* key : {"kind", "requestKind", "requestResource", "userInfo"}) {
-    if (auto err = check_object(request, key, kWhere); !err.empty()) return err;
+    if (auto checked = check_object(request, key, kWhere); !checked) return checked;
   }
   std::string ignored;
-  if (auto err = read_string(request, "requestSubResource", kWhere, ignored); !err.empty()) {
-    return err;
-  }
+  if (auto read = read_string(request, "requestSubResource", kWhere, ignored); !read) return read;
   if (json* dry_run = present(request, "dryRun")) {
-    if (!dry_run->is_boolean()) return "request.dryRun must be a boolean";
+    if (!dry_run->is_boolean()) return Unexpected{"request.dryRun must be a boolean"};
     out.dry_run = dry_run->get<bool>();
   }
   if (json* object = present(request, "object")) out.object = std::move(*object);
   if (json* old_object = present(request, "oldObject")) out.old_object = std::move(*old_object);
-  return {};
+  return ok_status();
 }
 
 // A top-level apiVersion or kind may be absent; when present it must be the expected one.
-std::string check_type_field(json& review, const char* key, std::string_view want) {
+api::Status check_type_field(json& review, const char* key, std::string_view want) {
   json* v = present(review, key);
-  if (v == nullptr || (v->is_string() && v->get_ref<const std::string&>() == want)) return {};
-  return std::string(key) + " must be " + std::string(want) + ", got " + go::marshal_json(*v);
+  if (v == nullptr || (v->is_string() && v->get_ref<const std::string&>() == want))
+    return ok_status();
+  return Unexpected{std::string(key) + " must be " + std::string(want) + ", got " +
+                    go::marshal_json(*v)};
 }
 
 // What the parser checks but does not build, since no admit rule reads it:
@@ -169,11 +169,11 @@ api::Expected<AdmissionRequest> decode_review(std::string_view body) {
     }
   }
   if (!review.is_object()) return Unexpected{"AdmissionReview must be a JSON object"};
-  if (auto err = check_type_field(review, "apiVersion", kReviewApiVersion); !err.empty()) {
-    return Unexpected{std::move(err)};
+  if (auto checked = check_type_field(review, "apiVersion", kReviewApiVersion); !checked) {
+    return Unexpected{checked.error()};
   }
-  if (auto err = check_type_field(review, "kind", kReviewKind); !err.empty()) {
-    return Unexpected{std::move(err)};
+  if (auto checked = check_type_field(review, "kind", kReviewKind); !checked) {
+    return Unexpected{checked.error()};
   }
   json* request = present(review, "request");
   if (request == nullptr) return Unexpected{"request is missing"};
@@ -182,7 +182,7 @@ api::Expected<AdmissionRequest> decode_review(std::string_view body) {
   // Every path above refused a review nested deeper than kMaxJsonDepth; object and oldObject sit
   // two levels down in it.
   out.nesting_bounded = true;
-  if (auto err = decode_request(*request, out); !err.empty()) return Unexpected{std::move(err)};
+  if (auto decoded = decode_request(*request, out); !decoded) return Unexpected{decoded.error()};
   // What was not moved into `out` (kinds, resources, options), freed without the destructor's
   // heap stack (release.h): 3 % fewer instructions per queue review.
   fastjson::release(review);

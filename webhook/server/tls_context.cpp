@@ -79,19 +79,19 @@ std::string subject(X509* cert) {
 
 // Adds the certificates after the leaf. Reading stops at the end of the input, which OpenSSL
 // reports as "no start line"; any other error means a damaged (e.g. half-written) certificate.
-std::string add_chain(SSL_CTX* ctx, BIO* bio) {
+api::Status add_chain(SSL_CTX* ctx, BIO* bio) {
   while (X509* extra = PEM_read_bio_X509(bio, nullptr, no_passphrase, nullptr)) {
     if (SSL_CTX_add0_chain_cert(ctx, extra) != 1) {
       X509_free(extra);
-      return "certificate chain: " + openssl_error();
+      return Unexpected{"certificate chain: " + openssl_error()};
     }
   }
   const unsigned long last = ERR_peek_last_error();
   if (ERR_GET_LIB(last) == ERR_LIB_PEM && ERR_GET_REASON(last) == PEM_R_NO_START_LINE) {
     ERR_clear_error();
-    return {};
+    return api::ok_status();
   }
-  return "certificate chain: " + openssl_error();
+  return Unexpected{"certificate chain: " + openssl_error()};
 }
 
 }  // namespace
@@ -119,7 +119,7 @@ api::Expected<ServingCertificate> make_server_context(std::string_view cert_pem,
   if (SSL_CTX_use_certificate(c, leaf.get()) != 1) {
     return Unexpected{"certificate: " + openssl_error()};
   }
-  if (auto err = add_chain(c, cert_bio.get()); !err.empty()) return Unexpected{std::move(err)};
+  if (auto chain = add_chain(c, cert_bio.get()); !chain) return Unexpected{chain.error()};
 
   auto key_bio = memory_bio(key_pem);
   Owned<EVP_PKEY> key(PEM_read_bio_PrivateKey(key_bio.get(), nullptr, no_passphrase, nullptr));

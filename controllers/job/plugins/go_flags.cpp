@@ -127,13 +127,14 @@ bool GoFlagSet::parse_one(const std::vector<std::string>& args, std::size_t& i,
   return true;
 }
 
-std::string GoFlagSet::parse(const std::vector<std::string>& args) {
+api::Status GoFlagSet::parse(const std::vector<std::string>& args) {
   std::string error;
   std::size_t i = 0;
   while (i < args.size() && parse_one(args, i, error)) {
   }
   remaining_.assign(args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
-  return error;
+  if (!error.empty()) return api::Unexpected{std::move(error)};
+  return api::ok_status();
 }
 
 }  // namespace vc::controllers::job::plugins

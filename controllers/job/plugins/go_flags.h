@@ -17,6 +17,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/api/expected.h"
+
 namespace vc::controllers::job::plugins {
 
 class GoFlagSet {
@@ -27,9 +29,8 @@ class GoFlagSet {
   void add_int(std::string name, std::int64_t* target);
   void add_bool(std::string name, bool* target);
 
-  // Parses args; returns "" on success, else Go's error text, e.g.
-  // "flag provided but not defined: -foo".
-  std::string parse(const std::vector<std::string>& args);
+  // Parses args; the error is Go's text, e.g. "flag provided but not defined: -foo".
+  api::Status parse(const std::vector<std::string>& args);
   // The arguments left after parsing stopped (the first non-flag onwards).
   const std::vector<std::string>& remaining() const { return remaining_; }
 

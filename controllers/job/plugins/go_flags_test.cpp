@@ -21,7 +21,7 @@ struct Flags {
 
 TEST(GoFlags, SingleAndDoubleDashWithEqualsOrSeparateValue) {
   Flags f;
-  EXPECT_EQ(f.set.parse({"-master=m", "--port", "2222", "--enabled"}), "");
+  EXPECT_EQ(f.set.parse({"-master=m", "--port", "2222", "--enabled"}).error(), "");
   EXPECT_EQ(f.master, "m");
   EXPECT_EQ(f.port, 2222);
   EXPECT_TRUE(f.enabled);
@@ -30,7 +30,7 @@ TEST(GoFlags, SingleAndDoubleDashWithEqualsOrSeparateValue) {
 
 TEST(GoFlags, EmptyArgumentsKeepDefaults) {
   Flags f;
-  EXPECT_EQ(f.set.parse({}), "");
+  EXPECT_EQ(f.set.parse({}).error(), "");
   EXPECT_EQ(f.master, "master");
   EXPECT_EQ(f.port, 22);
   EXPECT_FALSE(f.enabled);
@@ -39,13 +39,13 @@ TEST(GoFlags, EmptyArgumentsKeepDefaults) {
 TEST(GoFlags, BoolTakesOnlyAnAttachedValue) {
   Flags f;
   f.enabled = true;
-  EXPECT_EQ(f.set.parse({"--enabled=false", "--port=1"}), "");
+  EXPECT_EQ(f.set.parse({"--enabled=false", "--port=1"}).error(), "");
   EXPECT_FALSE(f.enabled);
   EXPECT_EQ(f.port, 1);
 
   // "-enabled false": the bool does not consume "false", which is a non-flag and ends parsing.
   Flags g;
-  EXPECT_EQ(g.set.parse({"-enabled", "false", "--port=7"}), "");
+  EXPECT_EQ(g.set.parse({"-enabled", "false", "--port=7"}).error(), "");
   EXPECT_TRUE(g.enabled);
   EXPECT_EQ(g.port, 22);
   EXPECT_EQ(g.set.remaining(), (std::vector<std::string>{"false", "--port=7"}));
@@ -54,19 +54,19 @@ TEST(GoFlags, BoolTakesOnlyAnAttachedValue) {
 TEST(GoFlags, BoolAcceptsGoSpellings) {
   for (const char* yes : {"1", "t", "T", "TRUE", "true", "True"}) {
     Flags f;
-    EXPECT_EQ(f.set.parse({std::string("--enabled=") + yes}), "") << yes;
+    EXPECT_EQ(f.set.parse({std::string("--enabled=") + yes}).error(), "") << yes;
     EXPECT_TRUE(f.enabled) << yes;
   }
   Flags f;
   f.enabled = true;
-  EXPECT_EQ(f.set.parse({"--enabled=F"}), "");
+  EXPECT_EQ(f.set.parse({"--enabled=F"}).error(), "");
   EXPECT_FALSE(f.enabled);
 }
 
 TEST(GoFlags, InvalidBoolStopsAndStoresFalse) {
   Flags f;
   f.enabled = true;
-  EXPECT_EQ(f.set.parse({"--enabled=yes", "--port=5"}),
+  EXPECT_EQ(f.set.parse({"--enabled=yes", "--port=5"}).error(),
             "invalid boolean value \"yes\" for -enabled: parse error");
   EXPECT_FALSE(f.enabled);
   EXPECT_EQ(f.port, 22);
@@ -74,26 +74,26 @@ TEST(GoFlags, InvalidBoolStopsAndStoresFalse) {
 
 TEST(GoFlags, ParsingStopsAtFirstNonFlag) {
   Flags f;
-  EXPECT_EQ(f.set.parse({"--port=3", "extra", "--master=x"}), "");
+  EXPECT_EQ(f.set.parse({"--port=3", "extra", "--master=x"}).error(), "");
   EXPECT_EQ(f.port, 3);
   EXPECT_EQ(f.master, "master");
   EXPECT_EQ(f.set.remaining(), (std::vector<std::string>{"extra", "--master=x"}));
 
   Flags single_dash;
-  EXPECT_EQ(single_dash.set.parse({"-", "--port=3"}), "");
+  EXPECT_EQ(single_dash.set.parse({"-", "--port=3"}).error(), "");
   EXPECT_EQ(single_dash.port, 22);
 }
 
 TEST(GoFlags, DoubleDashEndsFlagsAndIsConsumed) {
   Flags f;
-  EXPECT_EQ(f.set.parse({"--", "--port=3"}), "");
+  EXPECT_EQ(f.set.parse({"--", "--port=3"}).error(), "");
   EXPECT_EQ(f.port, 22);
   EXPECT_EQ(f.set.remaining(), (std::vector<std::string>{"--port=3"}));
 }
 
 TEST(GoFlags, UnknownFlagStopsParsingButKeepsEarlierValues) {
   Flags f;
-  EXPECT_EQ(f.set.parse({"--port=9", "--nope=1", "--master=x"}),
+  EXPECT_EQ(f.set.parse({"--port=9", "--nope=1", "--master=x"}).error(),
             "flag provided but not defined: -nope");
   EXPECT_EQ(f.port, 9);
   EXPECT_EQ(f.master, "master");
@@ -101,48 +101,49 @@ TEST(GoFlags, UnknownFlagStopsParsingButKeepsEarlierValues) {
 
 TEST(GoFlags, HelpIsReportedAsHelpRequest) {
   Flags f;
-  EXPECT_EQ(f.set.parse({"-h"}), "flag: help requested");
-  EXPECT_EQ(f.set.parse({"--help"}), "flag: help requested");
+  EXPECT_EQ(f.set.parse({"-h"}).error(), "flag: help requested");
+  EXPECT_EQ(f.set.parse({"--help"}).error(), "flag: help requested");
 }
 
 TEST(GoFlags, BadSyntaxIsAnError) {
   Flags f;
-  EXPECT_EQ(f.set.parse({"---port=1"}), "bad flag syntax: ---port=1");
-  EXPECT_EQ(f.set.parse({"-=1"}), "bad flag syntax: -=1");
+  EXPECT_EQ(f.set.parse({"---port=1"}).error(), "bad flag syntax: ---port=1");
+  EXPECT_EQ(f.set.parse({"-=1"}).error(), "bad flag syntax: -=1");
   EXPECT_EQ(f.port, 22);
 }
 
 TEST(GoFlags, MissingValueIsAnError) {
   Flags f;
-  EXPECT_EQ(f.set.parse({"--master"}), "flag needs an argument: -master");
+  EXPECT_EQ(f.set.parse({"--master"}).error(), "flag needs an argument: -master");
   EXPECT_EQ(f.master, "master");
 }
 
 TEST(GoFlags, StringTakesNextArgumentEvenIfItLooksLikeAFlag) {
   Flags f;
-  EXPECT_EQ(f.set.parse({"--master", "--port=4"}), "");
+  EXPECT_EQ(f.set.parse({"--master", "--port=4"}).error(), "");
   EXPECT_EQ(f.master, "--port=4");
   EXPECT_EQ(f.port, 22);
 }
 
 TEST(GoFlags, EmptyValueAfterEquals) {
   Flags f;
-  EXPECT_EQ(f.set.parse({"--master="}), "");
+  EXPECT_EQ(f.set.parse({"--master="}).error(), "");
   EXPECT_EQ(f.master, "");
 }
 
 TEST(GoFlags, LastOccurrenceWins) {
   Flags f;
-  EXPECT_EQ(f.set.parse({"--port=1", "-port", "2"}), "");
+  EXPECT_EQ(f.set.parse({"--port=1", "-port", "2"}).error(), "");
   EXPECT_EQ(f.port, 2);
 }
 
 TEST(GoFlags, InvalidIntStopsAndStoresWhatGoStores) {
   Flags f;
-  EXPECT_EQ(f.set.parse({"--port=abc"}), "invalid value \"abc\" for flag -port: parse error");
+  EXPECT_EQ(f.set.parse({"--port=abc"}).error(),
+            "invalid value \"abc\" for flag -port: parse error");
   EXPECT_EQ(f.port, 0);
   Flags g;
-  EXPECT_EQ(g.set.parse({"--port=99999999999999999999"}),
+  EXPECT_EQ(g.set.parse({"--port=99999999999999999999"}).error(),
             "invalid value \"99999999999999999999\" for flag -port: value out of range");
   EXPECT_EQ(g.port, std::numeric_limits<std::int64_t>::max());
 }

@@ -8,9 +8,8 @@ namespace vc::controllers::job::plugins {
 using nlohmann::json;
 
 void parse_args(GoFlagSet& flags, const char* plugin, const std::vector<std::string>& args) {
-  const std::string error = flags.parse(args);
-  if (!error.empty()) {
-    VC_LOG_WARN("plugin arguments parse failed", kv("plugin", plugin), kv("error", error));
+  if (auto parsed = flags.parse(args); !parsed) {
+    VC_LOG_WARN("plugin arguments parse failed", kv("plugin", plugin), kv("error", parsed.error()));
   }
 }
 
