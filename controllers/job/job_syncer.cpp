@@ -21,7 +21,7 @@
 #include "controllers/job/derive/pvc.h"
 #include "controllers/job/model/job_json.h"
 #include "controllers/job/model/metrics.h"
-#include "controllers/job/model/status_json.h"
+#include "common/volcano/job_decode.h"
 #include "controllers/job/plugins/plugin.h"
 #include "controllers/job/sync/depends_on.h"
 #include "controllers/job/sync/status_finish.h"
@@ -556,7 +556,7 @@ kube::Status JobSyncer::write_status(Job& job, const JobStatus& status) {
     // status of the reply are read; without one (a job not read from the server) the write is
     // unconditional and the reply is read whole.
     const bool conditional = !job.resource_version.empty();
-    const json body = status_update_body(job, status);
+    const json body = volcano::job_status_update_body(job, status);
     auto r = conditional ? writer_.update_status(resources::jobs, job.namespace_, body,
                                                  status_write_reads())
                          : writer_.update_status(resources::jobs, job.namespace_, body);

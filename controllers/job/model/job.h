@@ -1,196 +1,30 @@
 #pragma once
-// The Volcano Job (batch.volcano.sh/v1alpha1) as the job controller reads and writes it
-// (spec job-controller.md §0, §4.7): typed spec and status, plus the metadata the controller
-// copies onto PodGroups and pods. One instance is cached per Job by the "job-view" informer
-// transform (job_json.h) and shared read-only by every worker.
-//
-// Memory: task pod templates are parsed once and shared between the Job's versions and between
-// Jobs with the same template (pod_template.h); everything else is typed. The full JSON of the
-// object is not kept: status writes send metadata + status only (status_json.h), and the rare spec
-// update (generated PVC names, job-forwarding annotation) re-reads the object first.
-//
-// Threads: plain values; a cached Job is immutable (copy it to change it).
+// The job controller's names for the shared Volcano Job model (common/volcano/job.h): the
+// controller code says Job, TaskSpec, phase::kRunning within its own namespace.
 
-#include <chrono>
-#include <cstdint>
-#include <map>
-#include <memory>
-#include <optional>
-#include <string>
-#include <utility>
-#include <vector>
-
-#include <nlohmann/json.hpp>
-
-#include "controllers/job/model/pod_template.h"
-
-#include "common/api/time.h"
-#include "common/kube/cache/object.h"
+#include "common/volcano/job.h"
+#include "common/volcano/pod_template.h"
 
 namespace vc::controllers::job {
 
-// Job phases (status.state.phase), spec job-controller.md §0.1.
-namespace phase {
-inline constexpr const char* kPending = "Pending";
-inline constexpr const char* kAborting = "Aborting";
-inline constexpr const char* kAborted = "Aborted";
-inline constexpr const char* kRunning = "Running";
-inline constexpr const char* kRestarting = "Restarting";
-inline constexpr const char* kCompleting = "Completing";
-inline constexpr const char* kCompleted = "Completed";
-inline constexpr const char* kTerminating = "Terminating";
-inline constexpr const char* kTerminated = "Terminated";
-inline constexpr const char* kFailed = "Failed";
-}  // namespace phase
+namespace phase = volcano::phase;
+namespace keys = volcano::keys;
 
-// Keys of spec job-controller.md §0.4.
-namespace keys {
-inline constexpr const char* kTaskSpec = "volcano.sh/task-spec";
-inline constexpr const char* kTaskIndex = "volcano.sh/task-index";
-inline constexpr const char* kJobName = "volcano.sh/job-name";
-inline constexpr const char* kJobNamespace = "volcano.sh/job-namespace";
-inline constexpr const char* kQueueName = "volcano.sh/queue-name";
-inline constexpr const char* kJobVersion = "volcano.sh/job-version";
-inline constexpr const char* kJobRetryCount = "volcano.sh/job-retry-count";
-inline constexpr const char* kTemplateUid = "volcano.sh/template-uid";
-inline constexpr const char* kGroupName = "scheduling.k8s.io/group-name";
-inline constexpr const char* kPartitionId = "volcano.sh/partition-id";
-inline constexpr const char* kNumaPolicy = "volcano.sh/numa-topology-policy";
-inline constexpr const char* kPreemptable = "volcano.sh/preemptable";
-inline constexpr const char* kCooldownTime = "volcano.sh/cooldown-time";
-inline constexpr const char* kRevocableZone = "volcano.sh/revocable-zone";
-inline constexpr const char* kJdbMinAvailable = "volcano.sh/jdb-min-available";
-inline constexpr const char* kJdbMaxUnavailable = "volcano.sh/jdb-max-unavailable";
-inline constexpr const char* kJobForwarding = "volcano.sh/job-forwarding";
-inline constexpr const char* kOutOfSync = "volcano.sh/controller-out-of-sync";
-}  // namespace keys
-
-inline constexpr const char* kJobApiVersion = "batch.volcano.sh/v1alpha1";
-inline constexpr const char* kJobKind = "Job";
-
-struct NetworkTopology {
-  std::string mode;
-  std::optional<std::int32_t> highest_tier_allowed;
-  std::string highest_tier_name;
-  friend bool operator==(const NetworkTopology&, const NetworkTopology&) = default;
-};
-
-struct LifecyclePolicy {
-  std::string action;
-  // `events` followed by `event` when set (the order spec job-controller.md §3.1 consults them in).
-  std::vector<std::string> events;
-  std::optional<std::int32_t> exit_code;
-  std::optional<std::chrono::milliseconds> timeout;  // metav1.Duration, e.g. "5m"
-  friend bool operator==(const LifecyclePolicy&, const LifecyclePolicy&) = default;
-};
-
-struct DependsOn {
-  std::vector<std::string> name;
-  std::string iteration;  // "any" or "all" (or empty)
-  friend bool operator==(const DependsOn&, const DependsOn&) = default;
-};
-
-struct PartitionPolicy {
-  std::int32_t total_partitions = 0;
-  std::int32_t partition_size = 0;
-  std::int32_t min_partitions = 0;
-  std::optional<NetworkTopology> network_topology;
-  friend bool operator==(const PartitionPolicy&, const PartitionPolicy&) = default;
-};
-
-struct TaskSpec {
-  std::string name;
-  std::int32_t replicas = 0;
-  std::optional<std::int32_t> min_available;
-  std::int32_t max_retry = 0;
-  std::vector<LifecyclePolicy> policies;
-  std::optional<DependsOn> depends_on;
-  std::string topology_policy;
-  std::optional<PartitionPolicy> partition_policy;
-  // The v1.PodTemplateSpec ({} when absent), shared and immutable.
-  PodTemplate pod_template;
-  // Read from the template once at decode (used on every sync, not only at pod creation).
-  std::string template_priority_class_name;  // template.spec.priorityClassName
-  std::string template_hostname;             // template.spec.hostname
-  std::string template_subdomain;            // template.spec.subdomain
-
-  const nlohmann::json& template_json() const { return pod_template.json(); }
-  friend bool operator==(const TaskSpec&, const TaskSpec&) = default;
-};
-
-struct VolumeSpec {
-  std::string mount_path;
-  std::string volume_claim_name;
-  std::optional<std::string> volume_claim_text;  // v1.PersistentVolumeClaimSpec as JSON text
-  friend bool operator==(const VolumeSpec&, const VolumeSpec&) = default;
-};
-
-struct JobSpec {
-  std::string scheduler_name;
-  std::int32_t min_available = 0;
-  std::optional<std::int32_t> min_success;
-  std::vector<VolumeSpec> volumes;
-  std::vector<TaskSpec> tasks;
-  std::vector<LifecyclePolicy> policies;
-  // spec.plugins: plugin name -> arguments, sorted by name (a Go map has no order).
-  std::vector<std::pair<std::string, std::vector<std::string>>> plugins;
-  std::string queue;
-  std::int32_t max_retry = 0;
-  std::optional<std::int32_t> ttl_seconds_after_finished;
-  std::string priority_class_name;
-  std::optional<NetworkTopology> network_topology;
-
-  // Σ task.replicas.
-  std::int32_t total_replicas() const;
-  // The first task with that name, or null.
-  const TaskSpec* task(std::string_view name) const;
-  friend bool operator==(const JobSpec&, const JobSpec&) = default;
-};
-
-// status.taskStatusCount[task].phase: pod phase -> count.
-using TaskPhaseCounts = std::map<std::string, std::int32_t>;
-
-struct JobCondition {
-  std::string status;  // a job phase
-  std::optional<api::TimePoint> last_transition_time;
-  friend bool operator==(const JobCondition&, const JobCondition&) = default;
-};
-
-struct JobStatus {
-  // status.state
-  std::string phase;  // "" for a brand-new Job
-  std::string reason;
-  std::string message;
-  std::optional<api::TimePoint> last_transition_time;
-
-  std::int32_t min_available = 0;
-  std::map<std::string, TaskPhaseCounts> task_status_count;
-  std::int32_t pending = 0;
-  std::int32_t running = 0;
-  std::int32_t succeeded = 0;
-  std::int32_t failed = 0;
-  std::int32_t terminating = 0;
-  std::int32_t unknown = 0;
-  std::int32_t version = 0;
-  std::int32_t retry_count = 0;
-  std::optional<std::string> running_duration;  // Go duration string, e.g. "1m2.5s"
-  std::map<std::string, std::string> controlled_resources;
-  std::vector<JobCondition> conditions;
-
-  friend bool operator==(const JobStatus&, const JobStatus&) = default;
-};
-
-struct Job : kube::cache::Object {
-  // Object holds namespace_, name, uid, resource_version, labels (all of them).
-  std::vector<std::pair<std::string, std::string>> annotations;  // all, sorted by key
-  std::optional<api::TimePoint> creation_timestamp;
-  std::optional<api::TimePoint> deletion_timestamp;
-  JobSpec spec;
-  JobStatus status;
-
-  const std::string* annotation(std::string_view key) const;
-};
-
-using JobPtr = std::shared_ptr<const Job>;
+using volcano::DependsOn;
+using volcano::interned_pod_templates;
+using volcano::Job;
+using volcano::JobCondition;
+using volcano::JobPtr;
+using volcano::JobSpec;
+using volcano::JobStatus;
+using volcano::kJobApiVersion;
+using volcano::kJobKind;
+using volcano::LifecyclePolicy;
+using volcano::NetworkTopology;
+using volcano::PartitionPolicy;
+using volcano::PodTemplate;
+using volcano::TaskPhaseCounts;
+using volcano::TaskSpec;
+using volcano::VolumeSpec;
 
 }  // namespace vc::controllers::job

@@ -1,11 +1,7 @@
 #pragma once
-// Decoding a batch.volcano.sh/v1alpha1 Job, as the API server returns it, into the typed Job of
-// job.h, and the "job-view" informer transform that caches Jobs in that form.
-//
-// Decoding follows Go's typed client: a missing field or JSON null is the default; a field of
-// the wrong JSON type, an integer outside int32, a bad timestamp or a bad duration is an error
-// naming the field path ("spec.tasks[1].policies[0].timeout: time: invalid duration \"5x\"").
-// Unknown fields are ignored. Task templates are interned (pod_template.h).
+// The job controller's cached form of a Job: the shared typed model (common/volcano/job.h),
+// decoded by common/volcano/job_decode.h with interned templates, installed by the "job-view"
+// informer transform.
 //
 // Threads: pure functions, callable from any thread (the transform is shared by informers).
 
@@ -18,7 +14,8 @@
 
 namespace vc::controllers::job {
 
-// Throws std::invalid_argument naming the field on malformed input (the informer skips it).
+// Throws volcano::DecodeError (a std::invalid_argument) naming the field on malformed input
+// (the informer skips it).
 std::shared_ptr<Job> job_from_json(const nlohmann::json& job);
 
 // What a status write (PUT .../status carrying sent's resourceVersion) needs read of the job the

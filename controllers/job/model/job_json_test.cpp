@@ -134,10 +134,10 @@ TEST(JobFromJson, DecodesEveryJobSpecField) {
   EXPECT_EQ(spec.plugins, plugins);
 
   ASSERT_EQ(spec.policies.size(), 2u);
-  EXPECT_EQ(spec.policies[0], (LifecyclePolicy{"RestartJob", {"PodEvicted"}, {}, {}}));
-  // `events` first, then `event`: the order policy resolution consults them in.
+  EXPECT_EQ(spec.policies[0], (LifecyclePolicy{"RestartJob", "PodEvicted", {}, {}, {}}));
+  // Both forms kept: a policy may name events in `events` and in `event`.
   EXPECT_EQ(spec.policies[1],
-            (LifecyclePolicy{"AbortJob", {"PodFailed", "TaskFailed", "Unknown"}, {}, 90s}));
+            (LifecyclePolicy{"AbortJob", "Unknown", {"PodFailed", "TaskFailed"}, {}, 90s}));
 
   ASSERT_EQ(spec.volumes.size(), 2u);
   EXPECT_EQ(spec.volumes[0], (VolumeSpec{"/data", "shared-data", std::nullopt}));
@@ -174,8 +174,8 @@ TEST(JobFromJson, DecodesEveryTaskSpecField) {
   EXPECT_EQ(worker.depends_on, (DependsOn{{"ps"}, "any"}));
   EXPECT_EQ(worker.partition_policy, (PartitionPolicy{2, 2, 1, NetworkTopology{"hard", 1, ""}}));
   ASSERT_EQ(worker.policies.size(), 2u);
-  EXPECT_EQ(worker.policies[0], (LifecyclePolicy{"RestartTask", {}, 3, std::nullopt}));
-  EXPECT_EQ(worker.policies[1], (LifecyclePolicy{"RestartPod", {"PodPending"}, {}, 300ms}));
+  EXPECT_EQ(worker.policies[0], (LifecyclePolicy{"RestartTask", "", {}, 3, std::nullopt}));
+  EXPECT_EQ(worker.policies[1], (LifecyclePolicy{"RestartPod", "PodPending", {}, {}, 300ms}));
   EXPECT_EQ(worker.template_priority_class_name, "");
   EXPECT_EQ(worker.template_json(), source["spec"]["tasks"][1]["template"]);
 }
@@ -291,19 +291,19 @@ TEST(JobFromJson, MalformedFieldsThrowNamingTheFieldPath) {
   EXPECT_THAT(error_for("/spec/volumes/1/volumeClaim"_json_pointer, json::array()),
               HasSubstr("spec.volumes[1].volumeClaim: expected an object, got array"));
   EXPECT_THAT(error_for("/spec/plugins/svc/0"_json_pointer, true),
-              HasSubstr("spec.plugins.svc[0]: expected a string, got boolean"));
+              HasSubstr("spec.plugins[svc][0]: expected a string, got boolean"));
   EXPECT_THAT(error_for("/spec/networkTopology/mode"_json_pointer, 1),
               HasSubstr("spec.networkTopology.mode: expected a string"));
   EXPECT_THAT(error_for("/metadata/creationTimestamp"_json_pointer, "yesterday"),
               HasSubstr("metadata.creationTimestamp: invalid RFC 3339 time \"yesterday\""));
   EXPECT_THAT(error_for("/metadata/labels/team"_json_pointer, 1),
-              HasSubstr("metadata.labels.team: expected a string"));
+              HasSubstr("metadata.labels[team]: expected a string"));
   EXPECT_THAT(error_for("/status/state/lastTransitionTime"_json_pointer, "2024-02-30T00:00:00Z"),
               HasSubstr("status.state.lastTransitionTime: invalid RFC 3339 time"));
   EXPECT_THAT(error_for("/status/runningDuration"_json_pointer, "1 minute"),
               HasSubstr("status.runningDuration: time: "));
   EXPECT_THAT(error_for("/status/taskStatusCount/worker/phase/Running"_json_pointer, "2"),
-              HasSubstr("status.taskStatusCount.worker.phase.Running: expected an integer"));
+              HasSubstr("status.taskStatusCount[worker].phase[Running]: expected an integer"));
   EXPECT_THAT(error_for("/status/conditions/1/lastTransitionTime"_json_pointer, 0),
               HasSubstr("status.conditions[1].lastTransitionTime: expected a string"));
 }

@@ -7,12 +7,9 @@
 namespace vc::controllers::job {
 namespace {
 
-bool lists(const std::vector<std::string>& events, std::string_view event) {
-  return std::find(events.begin(), events.end(), event) != events.end();
-}
-
 PolicyDecision decide(const LifecyclePolicy& policy) {
-  return {policy.action, policy.timeout.value_or(std::chrono::milliseconds{0})};
+  return {policy.action, std::chrono::duration_cast<std::chrono::milliseconds>(
+                             policy.timeout.value_or(std::chrono::nanoseconds{0}))};
 }
 
 // The first of the policies that matches the request, in order
@@ -20,9 +17,8 @@ PolicyDecision decide(const LifecyclePolicy& policy) {
 std::optional<PolicyDecision> match(const std::vector<LifecyclePolicy>& policies,
                                     const Request& req) {
   for (const auto& policy : policies) {
-    // `events` already holds `event` appended by the decoder (model/job.h).
-    if (!policy.events.empty() && !req.event.empty() &&
-        (lists(policy.events, req.event) || lists(policy.events, event::kAny))) {
+    // A policy names events in `events`, in `event`, or both.
+    if (!req.event.empty() && (policy.names_event(req.event) || policy.names_event(event::kAny))) {
       // A pod being Pending is normal: it only acts when the policy sets how long is too long.
       if (req.event != event::kPodPending || policy.timeout) return decide(policy);
     }

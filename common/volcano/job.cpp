@@ -1,9 +1,14 @@
-#include "controllers/job/model/job.h"
+#include "common/volcano/job.h"
 
 #include <algorithm>
 #include <cstdint>
 
-namespace vc::controllers::job {
+namespace vc::volcano {
+
+bool LifecyclePolicy::names_event(std::string_view e) const {
+  return (!event.empty() && event == e) ||
+         std::find(events.begin(), events.end(), e) != events.end();
+}
 
 std::int32_t JobSpec::total_replicas() const {
   // Go sums int32 with wrap-around; unsigned arithmetic gives the same result without UB.
@@ -19,11 +24,4 @@ const TaskSpec* JobSpec::task(std::string_view name) const {
   return nullptr;
 }
 
-const std::string* Job::annotation(std::string_view key) const {
-  auto it = std::lower_bound(annotations.begin(), annotations.end(), key,
-                             [](const auto& a, std::string_view k) { return a.first < k; });
-  if (it == annotations.end() || it->first != key) return nullptr;
-  return &it->second;
-}
-
-}  // namespace vc::controllers::job
+}  // namespace vc::volcano

@@ -1,10 +1,10 @@
-#include "controllers/job/model/pod_template.h"
+#include "common/volcano/pod_template.h"
 
 #include <mutex>
 #include <string>
 #include <unordered_map>
 
-namespace vc::controllers::job {
+namespace vc::volcano {
 
 namespace {
 
@@ -52,6 +52,11 @@ PodTemplate PodTemplate::from_json(const nlohmann::json& tmpl) {
   return PodTemplate(std::move(doc));
 }
 
+PodTemplate PodTemplate::borrow(const nlohmann::json& tmpl) {
+  // The aliasing constructor with no owner: a pointer that shares nothing and frees nothing.
+  return PodTemplate(std::shared_ptr<const nlohmann::json>(std::shared_ptr<void>(), &tmpl));
+}
+
 std::size_t interned_pod_templates() {
   InternTable& t = table();
   std::lock_guard lock(t.mu);
@@ -59,4 +64,4 @@ std::size_t interned_pod_templates() {
   return t.entries.size();
 }
 
-}  // namespace vc::controllers::job
+}  // namespace vc::volcano

@@ -1,4 +1,4 @@
-#include "controllers/job/model/status_json.h"
+#include "common/volcano/job_decode.h"
 
 #include <stdexcept>
 
@@ -6,10 +6,14 @@
 
 #include "common/api/time.h"
 
-namespace vc::controllers::job {
+namespace vc::volcano {
 namespace {
 
 using nlohmann::json;
+
+JobStatus decode_status(const json& status) {
+  return decode_job_status(status, FieldPath().key("status"));
+}
 
 api::TimePoint at(const char* text) {
   return *api::parse_time(text);
@@ -32,7 +36,8 @@ JobStatus full_status() {
 // The expected documents were printed by Go's encoding/json for the same batch/v1alpha1
 // JobStatus values.
 TEST(StatusToJson, EmptyStatusIsGosShapeWithNullTransitionTime) {
-  EXPECT_EQ(status_to_json(JobStatus{}), json::parse(R"({"state":{"lastTransitionTime":null}})"));
+  EXPECT_EQ(encode_job_status(JobStatus{}),
+            json::parse(R"({"state":{"lastTransitionTime":null}})"));
 }
 
 TEST(StatusToJson, MatchesGoForAPopulatedStatus) {
@@ -43,7 +48,7 @@ TEST(StatusToJson, MatchesGoForAPopulatedStatus) {
       R"("controlledResources":{"plugin-svc":"svc"},)"
       R"("conditions":[{"status":"Pending","lastTransitionTime":"2024-01-02T03:04:05Z"},)"
       R"({"status":"Running"}]})");
-  EXPECT_EQ(status_to_json(full_status()), go);
+  EXPECT_EQ(encode_job_status(full_status()), go);
 }
 
 TEST(StatusToJson, WritesEveryCounterWhenNonZeroAndReasonAndMessage) {
@@ -56,7 +61,7 @@ TEST(StatusToJson, WritesEveryCounterWhenNonZeroAndReasonAndMessage) {
   s.terminating = 4;
   s.unknown = 5;
   s.retry_count = 6;
-  const json out = status_to_json(s);
+  const json out = encode_job_status(s);
   EXPECT_EQ(out["state"], json::parse(R"({"reason":"r","message":"m","lastTransitionTime":null})"));
   EXPECT_EQ(out["pending"], 1);
   EXPECT_EQ(out["succeeded"], 2);
@@ -72,7 +77,7 @@ TEST(StatusToJson, TimestampsAreWholeSeconds) {
   JobStatus s;
   s.last_transition_time = at("2024-01-02T03:04:05.987654Z");
   s.conditions = {{"Pending", s.last_transition_time}};
-  const json out = status_to_json(s);
+  const json out = encode_job_status(s);
   EXPECT_EQ(out["state"]["lastTransitionTime"], "2024-01-02T03:04:05Z");
   EXPECT_EQ(out["conditions"][0]["lastTransitionTime"], "2024-01-02T03:04:05Z");
 }
@@ -87,24 +92,24 @@ TEST(StatusJson, RoundTripsEveryField) {
   s.terminating = 4;
   s.unknown = 5;
   s.retry_count = 6;
-  EXPECT_EQ(status_from_json(status_to_json(s)), s);
-  EXPECT_EQ(status_from_json(status_to_json(JobStatus{})), JobStatus{});
+  EXPECT_EQ(decode_status(encode_job_status(s)), s);
+  EXPECT_EQ(decode_status(encode_job_status(JobStatus{})), JobStatus{});
 }
 
 TEST(StatusJson, GoDocumentRoundTripsToTheSameJson) {
-  const json go = status_to_json(full_status());
-  EXPECT_EQ(status_to_json(status_from_json(go)), go);
+  const json go = encode_job_status(full_status());
+  EXPECT_EQ(encode_job_status(decode_status(go)), go);
 }
 
 TEST(StatusFromJson, ErrorsNameTheStatusField) {
   try {
-    status_from_json(json::parse(R"({"conditions":[{"status":1}]})"));
+    decode_status(json::parse(R"({"conditions":[{"status":1}]})"));
     FAIL() << "no error";
   } catch (const std::invalid_argument& e) {
     EXPECT_STREQ(e.what(), "status.conditions[0].status: expected a string, got number");
   }
-  EXPECT_THROW(status_from_json(json::array()), std::invalid_argument);
-  EXPECT_THROW(status_from_json(json::parse(R"({"version":1.5})")), std::invalid_argument);
+  EXPECT_THROW(decode_status(json::array()), std::invalid_argument);
+  EXPECT_THROW(decode_status(json::parse(R"({"version":1.5})")), std::invalid_argument);
 }
 
 TEST(StatusUpdateBody, CarriesIdentityResourceVersionAndStatusOnly) {
@@ -115,13 +120,13 @@ TEST(StatusUpdateBody, CarriesIdentityResourceVersionAndStatusOnly) {
   job.resource_version = "42";
   job.labels = {{"a", "b"}};
   job.spec.queue = "default";
-  const json body = status_update_body(job, full_status());
+  const json body = job_status_update_body(job, full_status());
   const json expected = {
       {"apiVersion", "batch.volcano.sh/v1alpha1"},
       {"kind", "Job"},
       {"metadata",
        {{"name", "job1"}, {"namespace", "ns"}, {"uid", "u-1"}, {"resourceVersion", "42"}}},
-      {"status", status_to_json(full_status())}};
+      {"status", encode_job_status(full_status())}};
   EXPECT_EQ(body, expected);
 }
 
@@ -129,9 +134,9 @@ TEST(StatusUpdateBody, OmitsEmptyUidAndResourceVersion) {
   Job job;
   job.namespace_ = "ns";
   job.name = "job1";
-  const json meta = status_update_body(job, JobStatus{})["metadata"];
+  const json meta = job_status_update_body(job, JobStatus{})["metadata"];
   EXPECT_EQ(meta, json::parse(R"({"name":"job1","namespace":"ns"})"));
 }
 
 }  // namespace
-}  // namespace vc::controllers::job
+}  // namespace vc::volcano

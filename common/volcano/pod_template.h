@@ -1,8 +1,8 @@
 #pragma once
-// PodTemplate: a task's v1.PodTemplateSpec, parsed once and shared. The job-view decoder interns
-// each template by its content, so every cached version of a Job (a status write makes a new one)
-// and every Job of a workload with the same template point to one immutable document: building
-// pods and computing minResources read it directly, never parsing text again, and a
+// PodTemplate: a task's v1.PodTemplateSpec, parsed once and shared. The controllers' decoder
+// interns each template by its content, so every cached version of a Job (a status write makes a
+// new one) and every Job of a workload with the same template point to one immutable document:
+// building pods and computing minResources read it directly, never parsing text again, and a
 // template costs memory once however many Jobs and versions carry it. An interned template
 // lives while a cached Job holds it.
 //
@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace vc::controllers::job {
+namespace vc::volcano {
 
 class PodTemplate {
  public:
@@ -20,6 +20,9 @@ class PodTemplate {
   PodTemplate();
   // The shared template equal to tmpl (an object).
   static PodTemplate from_json(const nlohmann::json& tmpl);
+  // tmpl itself, not copied and not owned: for a decode whose result lives shorter than its
+  // input (an admission review's Job is read once while the review is alive).
+  static PodTemplate borrow(const nlohmann::json& tmpl);
 
   const nlohmann::json& json() const { return *doc_; }
   // The shared document, for caches keyed by template identity (hold it weakly).
@@ -38,4 +41,4 @@ class PodTemplate {
 // Distinct templates alive in the intern table (for tests and diagnostics).
 std::size_t interned_pod_templates();
 
-}  // namespace vc::controllers::job
+}  // namespace vc::volcano
