@@ -19,11 +19,15 @@ void decode_object_meta(const nlohmann::json& object, const FieldPath& root, Obj
   out.name = read::string_at(*meta, "name", at);
   out.uid = read::string_at(*meta, "uid", at);
   out.resource_version = read::string_at(*meta, "resourceVersion", at);
-  // std::map iterates in key order, so both vectors come out sorted as their readers expect.
-  for (auto& [k, v] : read::string_map_at(*meta, "labels", at)) out.labels.emplace_back(k, v);
-  for (auto& [k, v] : read::string_map_at(*meta, "annotations", at)) {
-    out.annotations.emplace_back(k, std::move(v));
-  }
+  // Entries come in key order, so both vectors are sorted as their readers expect.
+  const auto pairs_at = [&](std::string_view name, auto& list) {
+    read::each_entry_at(
+        *meta, name, at, [&](std::string_view k, const nlohmann::json& v, const FieldPath& vp) {
+          list.emplace_back(std::string(k), v.is_null() ? std::string() : read::string(v, vp));
+        });
+  };
+  pairs_at("labels", out.labels);
+  pairs_at("annotations", out.annotations);
   out.creation_timestamp = read::time_at(*meta, "creationTimestamp", at);
   out.deletion_timestamp = read::time_at(*meta, "deletionTimestamp", at);
 }

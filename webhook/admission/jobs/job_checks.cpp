@@ -23,11 +23,11 @@ std::string validate_io(const std::vector<VolumeSpec>& volumes) {
   for (const auto& v : volumes) {
     if (v.mount_path.empty()) return " mountPath is required;";
     if (mount_paths.count(v.mount_path)) return " duplicated mountPath: " + v.mount_path + ";";
-    if (!v.has_volume_claim && v.volume_claim_name.empty()) {
+    if (!v.has_volume_claim() && v.volume_claim_name.empty()) {
       return " either VolumeClaim or VolumeClaimName must be specified;";
     }
     if (!v.volume_claim_name.empty()) {
-      if (v.has_volume_claim) {
+      if (v.has_volume_claim()) {
         return "conflict: If you want to use an existing PVC, just specify VolumeClaimName.If you "
                "want to create a new PVC, you do not need to specify VolumeClaimName";
       }
@@ -46,7 +46,8 @@ bool tasks_form_dag(const std::vector<TaskSpec>& tasks) {
   std::map<std::string, std::set<std::string>> edges;  // dependency -> dependants
   for (const auto& t : tasks) in_degree[t.name] = 0;
   for (const auto& t : tasks) {
-    for (const auto& dep : t.depends_on) {
+    if (!t.depends_on) continue;
+    for (const auto& dep : t.depends_on->name) {
       edges[dep].insert(t.name);
       ++in_degree[t.name];  // counted per entry, removed once per distinct edge
     }

@@ -2,6 +2,8 @@
 
 #include "webhook/admission/jobs/schema.h"
 
+#include "common/volcano/job_decode.h"
+
 namespace vc::webhook::jobs {
 
 std::optional<std::string> check_resource(const AdmissionRequest& request,
@@ -61,114 +63,14 @@ std::vector<std::string> strings_at(const json& obj, const char* key) {
   return out;
 }
 
-namespace {
-
-std::optional<std::int32_t> opt_int32(const json& obj, const char* key) {
-  const json& v = child_at(obj, key);
-  if (!v.is_number_integer()) return std::nullopt;
-  return static_cast<std::int32_t>(v.get<std::int64_t>());
-}
-
-std::int32_t int32_at(const json& obj, const char* key) {
-  return static_cast<std::int32_t>(int_at(obj, key));
-}
-
-std::optional<NetworkTopology> topology_at(const json& obj, const char* key) {
-  const json& v = child_at(obj, key);
-  if (!v.is_object()) return std::nullopt;
-  NetworkTopology t;
-  t.mode = str_at(v, "mode");
-  const json& tier = child_at(v, "highestTierAllowed");
-  if (tier.is_number_integer()) t.highest_tier_allowed = tier.get<std::int64_t>();
-  t.highest_tier_name = str_at(v, "highestTierName");
-  return t;
-}
-
-std::vector<LifecyclePolicy> policies_at(const json& obj, const char* key) {
-  std::vector<LifecyclePolicy> out;
-  const json& v = child_at(obj, key);
-  if (!v.is_array()) return out;
-  for (const auto& p : v) {
-    LifecyclePolicy policy;
-    policy.action = str_at(p, "action");
-    policy.event = str_at(p, "event");
-    policy.events = strings_at(p, "events");
-    policy.exit_code = opt_int32(p, "exitCode");
-    out.push_back(std::move(policy));
-  }
-  return out;
-}
-
-TaskSpec task_from(const json& t) {
-  TaskSpec task;
-  task.name = str_at(t, "name");
-  task.replicas = int32_at(t, "replicas");
-  task.min_available = opt_int32(t, "minAvailable");
-  task.template_ = &child_at(t, "template");
-  task.policies = policies_at(t, "policies");
-  task.topology_policy = str_at(t, "topologyPolicy");
-  task.max_retry = int32_at(t, "maxRetry");
-  const json& deps = child_at(t, "dependsOn");
-  if (deps.is_object()) {
-    task.has_depends_on = true;
-    task.depends_on = strings_at(deps, "name");
-  }
-  const json& pp = child_at(t, "partitionPolicy");
-  if (pp.is_object()) {
-    PartitionPolicy p;
-    p.total_partitions = int32_at(pp, "totalPartitions");
-    p.partition_size = int32_at(pp, "partitionSize");
-    p.network_topology = topology_at(pp, "networkTopology");
-    p.min_partitions = int32_at(pp, "minPartitions");
-    task.partition_policy = p;
-  }
-  return task;
-}
-
-}  // namespace
-
 api::Expected<Job> decode_job(const json& object, bool nesting_bounded) {
   auto checked = checked_object(object, schema::job(), nesting_bounded);
   if (!checked) return api::Unexpected{checked.error()};
-  const json& obj = **checked;
-  Job job;
-  const json& meta = child_at(obj, "metadata");
-  job.name = str_at(meta, "name");
-  job.namespace_ = str_at(meta, "namespace");
-  const json& spec = child_at(obj, "spec");
-  JobSpec& s = job.spec;
-  s.scheduler_name = str_at(spec, "schedulerName");
-  s.min_available = int32_at(spec, "minAvailable");
-  const json& volumes = child_at(spec, "volumes");
-  if (volumes.is_array()) {
-    for (const auto& v : volumes) {
-      VolumeSpec vol;
-      vol.mount_path = str_at(v, "mountPath");
-      vol.volume_claim_name = str_at(v, "volumeClaimName");
-      vol.has_volume_claim = child_at(v, "volumeClaim").is_object();
-      s.volumes.push_back(std::move(vol));
-    }
-  }
-  const json& tasks = child_at(spec, "tasks");
-  if (tasks.is_array()) {
-    for (const auto& t : tasks) s.tasks.push_back(task_from(t));
-  }
-  s.policies = policies_at(spec, "policies");
-  const json& plugins = child_at(spec, "plugins");
-  if (plugins.is_object()) {
-    s.plugins.emplace();
-    for (const auto& [name, args] : plugins.items()) {
-      auto& list = (*s.plugins)[name];
-      if (args.is_array()) {
-        for (const auto& a : args) list.push_back(a.is_string() ? a.get<std::string>() : "");
-      }
-    }
-  }
-  s.queue = str_at(spec, "queue");
-  s.max_retry = int32_at(spec, "maxRetry");
-  s.priority_class_name = str_at(spec, "priorityClassName");
-  s.network_topology = topology_at(spec, "networkTopology");
-  return job;
+  return volcano::decode_or_error<Job>([&] {
+    Job job;
+    volcano::decode_job(**checked, job, volcano::TemplateMode::kBorrow);
+    return job;
+  });
 }
 
 }  // namespace vc::webhook::jobs

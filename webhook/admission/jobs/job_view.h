@@ -1,8 +1,8 @@
 #pragma once
-// A typed, read-only view of a Volcano Job (batch.volcano.sh/v1alpha1) as the jobs webhooks read
-// it: the Volcano fields as C++ values, each task's pod template kept as JSON. Built by
-// decode_job, which first checks the JSON against the Go types (go_types.h) so that a wrong type
-// is reported the way Volcano reports it instead of being misread.
+// The Volcano Job (batch.volcano.sh/v1alpha1) as the jobs webhooks read it: the shared typed
+// model, each task's pod template kept as JSON. Built by decode_job, which first checks the JSON
+// against the Go types (go_types.h) so that a wrong type is reported the way Volcano reports it
+// instead of being misread.
 //
 // Also the request-level helpers shared by every admit function in this folder: the GVR check
 // and object decoding with Volcano's messages.
@@ -18,74 +18,25 @@
 #include <nlohmann/json.hpp>
 
 #include "common/api/expected.h"
+#include "common/volcano/job.h"
 #include "webhook/admission/jobs/go_types.h"
 #include "webhook/admission/review.h"
 
 namespace vc::webhook::jobs {
 
-struct NetworkTopology {
-  std::string mode;
-  std::optional<std::int64_t> highest_tier_allowed;
-  std::string highest_tier_name;
-};
-
-struct LifecyclePolicy {
-  std::string action;
-  std::string event;
-  std::vector<std::string> events;
-  std::optional<std::int32_t> exit_code;
-};
-
-struct PartitionPolicy {
-  std::int32_t total_partitions = 0;
-  std::int32_t partition_size = 0;
-  std::optional<NetworkTopology> network_topology;
-  std::int32_t min_partitions = 0;
-};
+// The Job as the shared model types it (common/volcano/job.h). The webhook decodes it with
+// borrowed templates: each task's pod template points into the request object, which must
+// outlive the Job (templates are most of a job's bytes, so they are not copied).
+using volcano::Job;
+using volcano::JobSpec;
+using volcano::LifecyclePolicy;
+using volcano::NetworkTopology;
+using volcano::PartitionPolicy;
+using volcano::TaskSpec;
+using volcano::VolumeSpec;
 
 // A null value with static lifetime, for pointers to absent JSON members.
 const json& null_json();
-
-struct TaskSpec {
-  std::string name;
-  std::int32_t replicas = 0;
-  std::optional<std::int32_t> min_available;
-  // v1.PodTemplateSpec as given (null when absent). It points into the object decode_job read,
-  // which must outlive the TaskSpec: templates are most of a job's bytes, so they are not copied.
-  const json* template_ = &null_json();
-  std::vector<LifecyclePolicy> policies;
-  std::string topology_policy;
-  std::int32_t max_retry = 0;
-  bool has_depends_on = false;
-  std::vector<std::string> depends_on;
-  std::optional<PartitionPolicy> partition_policy;
-};
-
-struct VolumeSpec {
-  std::string mount_path;
-  std::string volume_claim_name;
-  bool has_volume_claim = false;
-};
-
-struct JobSpec {
-  std::string scheduler_name;
-  std::int32_t min_available = 0;
-  std::vector<VolumeSpec> volumes;
-  std::vector<TaskSpec> tasks;
-  std::vector<LifecyclePolicy> policies;
-  // nullopt when plugins is absent or null (a nil Go map); arguments keep JSON order.
-  std::optional<std::map<std::string, std::vector<std::string>>> plugins;
-  std::string queue;
-  std::int32_t max_retry = 0;
-  std::string priority_class_name;
-  std::optional<NetworkTopology> network_topology;
-};
-
-struct Job {
-  std::string name;
-  std::string namespace_;
-  JobSpec spec;
-};
 
 // "expect resource to be {<group> <version> <resource>}" when the request is for another
 // resource, else nullopt.
@@ -101,7 +52,8 @@ std::optional<std::string> check_resource(const AdmissionRequest& request,
 api::Expected<const json*> checked_object(const json& object, const GoType& type,
                                           bool nesting_bounded = false);
 
-// check + typed view of a Job.
+// check + typed Job. A value the Go types accept but the model refuses (none is known) is an
+// error naming the field.
 api::Expected<Job> decode_job(const json& object, bool nesting_bounded = false);
 // The Job's templates point into `object`: a temporary would leave them dangling.
 api::Expected<Job> decode_job(json&& object, bool nesting_bounded = false) = delete;

@@ -257,7 +257,7 @@ void validate_pod_spec(const json& spec, const FieldPath& path, bool pod_level_r
 
 // validateTaskTopoPolicy: every container must request a whole, non-zero number of CPUs.
 std::string topology_policy_problem(const TaskSpec& task, std::size_t index) {
-  const json& spec = child_at(*task.template_, "spec");
+  const json& spec = child_at(task.template_json(), "spec");
   std::size_t id = 0;
   for (const char* key : {"containers", "initContainers"}) {
     const json& list = child_at(spec, key);
@@ -373,7 +373,7 @@ FieldErrorList validate_pod_template(const json& template_, const std::string& n
 std::string validate_task_template(const TaskSpec& task, std::size_t index, const std::string& ns,
                                    const AdmissionOptions& options) {
   const FieldErrorList errs =
-      validate_pod_template(*task.template_, task.name, ns, options.pod_level_resources);
+      validate_pod_template(task.template_json(), task.name, ns, options.pod_level_resources);
   if (!errs.empty()) {
     std::string msg = "spec.task[" + std::to_string(index) + "].";
     for (const auto& e : errs.errors()) msg += e.message() + ". ";

@@ -36,7 +36,7 @@ std::string problems(const json& template_, bool pod_level = true, const std::st
                      const std::string& name = "worker") {
   TaskSpec task;
   task.name = name;
-  task.template_ = &template_;
+  task.pod_template = volcano::PodTemplate::borrow(template_);
   task.topology_policy = topology;
   AdmissionOptions options;
   options.pod_level_resources = pod_level;
@@ -53,7 +53,7 @@ TEST(PodTemplate, MetadataNameAndNamespace) {
   TaskSpec task;
   task.name = "worker";
   const json template_ = pod(json::array({ctr()}));
-  task.template_ = &template_;
+  task.pod_template = volcano::PodTemplate::borrow(template_);
   EXPECT_EQ(validate_task_template(task, 2, "", {}),
             "spec.task[2].metadata.namespace: Required value. ");
 }

@@ -86,8 +86,7 @@ TEST(MpiMaster, GoFlagParsingRules) {
 TaskSpec dep_task(std::string name, std::vector<std::string> deps, bool has = true) {
   TaskSpec t;
   t.name = std::move(name);
-  t.depends_on = std::move(deps);
-  t.has_depends_on = has;
+  if (has) t.depends_on = volcano::DependsOn{std::move(deps), ""};
   return t;
 }
 

@@ -1,5 +1,6 @@
 #include "webhook/admission/jobs/validate_job_create.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <set>
 
@@ -58,9 +59,10 @@ CreateResult validate_job_create(const Job& job, const std::string& ns, const Cl
     result.message = "No task specified in job spec";
     return result;
   }
-  if (spec.plugins) {
-    auto mpi = spec.plugins->find("mpi");
-    if (mpi != spec.plugins->end()) {
+  {
+    auto mpi = std::find_if(spec.plugins.begin(), spec.plugins.end(),
+                            [](const auto& p) { return p.first == "mpi"; });
+    if (mpi != spec.plugins.end()) {
       const std::string master = mpi_master_name(mpi->second);
       bool found = false;
       for (const auto& t : spec.tasks) found = found || t.name == master;
@@ -78,7 +80,7 @@ CreateResult validate_job_create(const Job& job, const std::string& ns, const Cl
   std::set<std::string> task_names;
   for (std::size_t i = 0; i < spec.tasks.size(); ++i) {
     const TaskSpec& task = spec.tasks[i];
-    if (task.has_depends_on) has_dependencies = true;
+    if (task.depends_on) has_dependencies = true;
     if (task.min_available && *task.min_available > task.replicas) {
       msg += " 'minAvailable' is greater than 'replicas' in task: " + task.name +
              ", job: " + job.name + ";";
@@ -107,10 +109,8 @@ CreateResult validate_job_create(const Job& job, const std::string& ns, const Cl
   if (auto err = validate_policies(spec.policies, "spec.policies"); !err.empty()) {
     msg += err + valid_events_and_actions_suffix();
   }
-  if (spec.plugins) {
-    for (const auto& [name, _] : *spec.plugins) {
-      if (!registered_plugins().count(name)) msg += " unable to find job plugin: " + name + ";";
-    }
+  for (const auto& [name, _] : spec.plugins) {
+    if (!registered_plugins().count(name)) msg += " unable to find job plugin: " + name + ";";
   }
   msg += validate_io(spec.volumes);
   check_queue(spec, cluster, result);
