@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "common/volcano/json_read.h"
 #include "controllers/views/intern.h"
 #include "controllers/views/pod_resources.h"
 
@@ -10,43 +11,27 @@ namespace vc::controllers::views {
 namespace {
 
 using nlohmann::json;
+namespace read = volcano::read;
+using volcano::FieldPath;
 
-const json& object_at(const json& obj, const char* key) {
-  static const json kEmpty = json::object();
-  auto it = obj.find(key);
-  return it != obj.end() && it->is_object() ? *it : kEmpty;
-}
-
-std::string string_at(const json& obj, const char* key) {
-  auto it = obj.find(key);
-  return it == obj.end() || it->is_null() ? std::string() : it->get<std::string>();
-}
-
-std::optional<api::TimePoint> time_at(const json& obj, const char* key) {
-  auto it = obj.find(key);
-  if (it == obj.end() || it->is_null()) return std::nullopt;
-  auto t = api::parse_time(it->get<std::string>());
-  if (!t) throw std::invalid_argument(std::string("metadata.") + key + ": malformed timestamp");
-  return t;
-}
-
-void read_statuses(const json& status, const char* key, bool init,
+void read_statuses(const json& status, const char* key, bool init, const FieldPath& at,
                    std::vector<ContainerStatusView>& out) {
-  auto it = status.find(key);
-  if (it == status.end() || !it->is_array()) return;
-  for (const json& cs : *it) {
+  read::each_at(status, key, at, [&](const json& cs, const FieldPath& cp) {
     ContainerStatusView v;
     v.init = init;
-    v.restart_count = cs.value("restartCount", 0);
-    v.ready = cs.value("ready", false);
-    const json& state = object_at(cs, "state");
-    if (auto t = state.find("terminated"); t != state.end() && t->is_object()) {
-      v.terminated = true;
-      v.exit_code = t->value("exitCode", 0);
-      v.reason = string_at(*t, "reason");
+    v.restart_count = read::int32_at(cs, "restartCount", cp);
+    v.ready = read::bool_at(cs, "ready", cp);
+    if (const json* state = read::object_at(cs, "state", cp)) {
+      const FieldPath sp = cp.key("state");
+      if (const json* t = read::object_at(*state, "terminated", sp)) {
+        const FieldPath tp = sp.key("terminated");
+        v.terminated = true;
+        v.exit_code = read::int32_at(*t, "exitCode", tp);
+        v.reason = read::string_at(*t, "reason", tp);
+      }
     }
     out.push_back(std::move(v));
-  }
+  });
 }
 
 }  // namespace
@@ -87,27 +72,33 @@ bool PodView::all_containers_ready() const {
 
 std::shared_ptr<PodView> make_pod_view(const json& pod) {
   auto v = std::make_shared<PodView>();
+  const FieldPath root;
   kube::cache::read_metadata(pod, *v);
-  const json& meta = object_at(pod, "metadata");
-  v->creation_timestamp = time_at(meta, "creationTimestamp");
-  v->deletion_timestamp = time_at(meta, "deletionTimestamp");
-  if (auto g = meta.find("deletionGracePeriodSeconds"); g != meta.end() && !g->is_null()) {
-    v->deletion_grace_period_seconds = g->get<std::int64_t>();
-  }
+  static const json kEmpty = json::object();
+  const json* meta_p = read::object_at(pod, "metadata", root);
+  const json& meta = meta_p ? *meta_p : kEmpty;
+  const FieldPath mp = root.key("metadata");
+  v->creation_timestamp = read::time_at(meta, "creationTimestamp", mp);
+  v->deletion_timestamp = read::time_at(meta, "deletionTimestamp", mp);
+  v->deletion_grace_period_seconds = read::opt_int64_at(meta, "deletionGracePeriodSeconds", mp);
   v->annotations = read_annotations(meta, keep_pod_annotation);
   v->owner_references = read_owner_refs(meta);
 
-  const json& spec = object_at(pod, "spec");
-  v->scheduler_name = intern(string_at(spec, "schedulerName"));
-  v->node_name = string_at(spec, "nodeName");
-  v->priority_class_name = string_at(spec, "priorityClassName");
+  const json* spec_p = read::object_at(pod, "spec", root);
+  const json& spec = spec_p ? *spec_p : kEmpty;
+  const FieldPath sp = root.key("spec");
+  v->scheduler_name = intern(read::string_at(spec, "schedulerName", sp));
+  v->node_name = read::string_at(spec, "nodeName", sp);
+  v->priority_class_name = read::string_at(spec, "priorityClassName", sp);
   v->requests = to_amounts(pod_requests(spec));
   v->limits = to_amounts(pod_limits(spec));
 
-  const json& status = object_at(pod, "status");
-  v->phase = intern(string_at(status, "phase"));
-  read_statuses(status, "containerStatuses", false, v->container_statuses);
-  read_statuses(status, "initContainerStatuses", true, v->container_statuses);
+  if (const json* status = read::object_at(pod, "status", root)) {
+    const FieldPath tp = root.key("status");
+    v->phase = intern(read::string_at(*status, "phase", tp));
+    read_statuses(*status, "containerStatuses", false, tp, v->container_statuses);
+    read_statuses(*status, "initContainerStatuses", true, tp, v->container_statuses);
+  }
   v->container_statuses.shrink_to_fit();
   return v;
 }

@@ -76,8 +76,9 @@ using PodViewPtr = std::shared_ptr<const PodView>;
 // Whether a pod annotation is kept in the view.
 bool keep_pod_annotation(std::string_view key);
 
-// Builds the view from a pod's JSON. Throws nlohmann::json::type_error on mistyped fields and
-// std::invalid_argument on malformed quantities or timestamps (the reflector logs and skips).
+// Builds the view from a pod's JSON. Throws std::invalid_argument naming the field on a mistyped
+// field (volcano::DecodeError, common/volcano/json_read.h), a malformed quantity or timestamp
+// (the reflector logs and skips the pod).
 std::shared_ptr<PodView> make_pod_view(const nlohmann::json& pod);
 
 // The members of a pod make_pod_view reads; watch events build only these.

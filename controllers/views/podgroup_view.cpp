@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "common/volcano/json_read.h"
 #include "controllers/views/intern.h"
 
 namespace vc::controllers::views {
@@ -9,22 +10,8 @@ namespace vc::controllers::views {
 namespace {
 
 using nlohmann::json;
-
-const json& object_at(const json& obj, const char* key) {
-  static const json kEmpty = json::object();
-  auto it = obj.find(key);
-  return it != obj.end() && it->is_object() ? *it : kEmpty;
-}
-
-std::string string_at(const json& obj, const char* key) {
-  auto it = obj.find(key);
-  return it == obj.end() || it->is_null() ? std::string() : it->get<std::string>();
-}
-
-std::int32_t int_at(const json& obj, const char* key) {
-  auto it = obj.find(key);
-  return it == obj.end() || it->is_null() ? 0 : it->get<std::int32_t>();
-}
+namespace read = volcano::read;
+using volcano::FieldPath;
 
 bool keep_all(std::string_view) {
   return true;
@@ -34,35 +21,41 @@ bool keep_all(std::string_view) {
 
 std::shared_ptr<PodGroupView> make_podgroup_view(const json& pg) {
   auto v = std::make_shared<PodGroupView>();
+  const FieldPath root;
   kube::cache::read_metadata(pg, *v);
-  const json& meta = object_at(pg, "metadata");
-  v->annotations = read_annotations(meta, keep_all);
-  v->owner_references = read_owner_refs(meta);
-
-  const json& spec = object_at(pg, "spec");
-  v->min_member = int_at(spec, "minMember");
-  for (const auto& [task, n] : object_at(spec, "minTaskMember").items()) {
-    v->min_task_member.emplace_back(task, n.get<std::int32_t>());
+  if (const json* meta = read::object_at(pg, "metadata", root)) {
+    v->annotations = read_annotations(*meta, keep_all);
+    v->owner_references = read_owner_refs(*meta);
   }
-  if (auto mr = spec.find("minResources"); mr != spec.end() && !mr->is_null()) {
-    auto list = api::resource_list_from_json(*mr, "spec.minResources");
-    if (!list) throw std::invalid_argument(list.error());
-    v->min_resources = to_amounts(*list);
-  }
-  v->queue = string_at(spec, "queue");
-  v->priority_class_name = string_at(spec, "priorityClassName");
 
-  const json& status = object_at(pg, "status");
-  v->phase = intern(string_at(status, "phase"));
-  v->running = int_at(status, "running");
-  v->succeeded = int_at(status, "succeeded");
-  v->failed = int_at(status, "failed");
-  if (auto cs = status.find("conditions"); cs != status.end() && cs->is_array()) {
-    for (const json& c : *cs) {
-      v->conditions.push_back({intern(string_at(c, "type")), intern(string_at(c, "status")),
-                               string_at(c, "reason"), string_at(c, "message"),
-                               string_at(c, "lastTransitionTime")});
+  if (const json* spec = read::object_at(pg, "spec", root)) {
+    const FieldPath sp = root.key("spec");
+    v->min_member = read::int32_at(*spec, "minMember", sp);
+    read::each_entry_at(
+        *spec, "minTaskMember", sp, [&](std::string_view task, const json& n, const FieldPath& np) {
+          v->min_task_member.emplace_back(task, n.is_null() ? 0 : read::int32(n, np));
+        });
+    if (const json* mr = read::find(*spec, "minResources", sp)) {
+      auto list = api::resource_list_from_json(*mr, "spec.minResources");
+      if (!list) throw volcano::DecodeError(list.error());
+      v->min_resources = to_amounts(*list);
     }
+    v->queue = read::string_at(*spec, "queue", sp);
+    v->priority_class_name = read::string_at(*spec, "priorityClassName", sp);
+  }
+
+  if (const json* status = read::object_at(pg, "status", root)) {
+    const FieldPath tp = root.key("status");
+    v->phase = intern(read::string_at(*status, "phase", tp));
+    v->running = read::int32_at(*status, "running", tp);
+    v->succeeded = read::int32_at(*status, "succeeded", tp);
+    v->failed = read::int32_at(*status, "failed", tp);
+    read::each_at(*status, "conditions", tp, [&](const json& c, const FieldPath& cp) {
+      v->conditions.push_back({intern(read::string_at(c, "type", cp)),
+                               intern(read::string_at(c, "status", cp)),
+                               read::string_at(c, "reason", cp), read::string_at(c, "message", cp),
+                               read::string_at(c, "lastTransitionTime", cp)});
+    });
   }
   return v;
 }

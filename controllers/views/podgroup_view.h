@@ -56,8 +56,8 @@ struct PodGroupView : kube::cache::Object {
 
 using PodGroupViewPtr = std::shared_ptr<const PodGroupView>;
 
-// Throws nlohmann::json::type_error on mistyped fields, std::invalid_argument on malformed
-// quantities.
+// Throws std::invalid_argument naming the field on a mistyped field (volcano::DecodeError,
+// common/volcano/json_read.h) or a malformed quantity.
 std::shared_ptr<PodGroupView> make_podgroup_view(const nlohmann::json& podgroup);
 kube::cache::Transform podgroup_view_transform();
 PodGroupViewPtr as_podgroup_view(const kube::cache::ObjectPtr& obj);
