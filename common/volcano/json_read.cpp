@@ -230,6 +230,19 @@ std::map<std::string, std::string> string_map_at(const json& object, std::string
   return out;
 }
 
+api::ResourceList resource_list_at(const json& object, std::string_view name, const FieldPath& at) {
+  const json* v = find(object, name, at);
+  if (v == nullptr) {
+    // The values are quantities: a traced decode records the map's value path.
+    if (at.trace() != nullptr) record(at.key(name).map_value("key"));
+    return {};
+  }
+  const FieldPath here = at.key(name);
+  auto list = api::resource_list_from_json(read::object(*v, here), here.text());
+  if (!list) throw DecodeError(list.error());
+  return std::move(*list);
+}
+
 const json* opaque_at(const json& object, std::string_view name, const FieldPath& at) {
   const FieldPath here = at.key(name);
   if (FieldTrace* t = at.trace(); t != nullptr) t->opaque.insert(here.schema_text());

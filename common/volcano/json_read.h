@@ -27,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/api/expected.h"
+#include "common/api/resource_list.h"
 #include "common/api/time.h"
 
 namespace vc::volcano {
@@ -130,6 +131,8 @@ std::vector<std::string> strings_at(const json& object, std::string_view name, c
 // map[string]string; a null value is "".
 std::map<std::string, std::string> string_map_at(const json& object, std::string_view name,
                                                  const FieldPath& at);
+// v1.ResourceList (map[string]resource.Quantity); errors name the entry ("spec.capability[cpu]").
+api::ResourceList resource_list_at(const json& object, std::string_view name, const FieldPath& at);
 // A member kept as JSON whole (a pod template, a resource list read elsewhere): the member or
 // null, recorded as opaque in the trace. No type check below it.
 const json* opaque_at(const json& object, std::string_view name, const FieldPath& at);

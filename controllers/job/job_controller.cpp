@@ -45,6 +45,7 @@
 #include "controllers/job/sync/status_finish.h"
 #include "controllers/views/pod_view.h"
 #include "controllers/views/podgroup_view.h"
+#include "controllers/views/queue_view.h"
 
 namespace vc::controllers::job {
 
@@ -133,7 +134,9 @@ class JobController : public Controller {
     kube::cache::InformerSpec pg_spec;
     pg_spec.transform = views::podgroup_view_transform();
     podgroups_ = ctx.informers.informer(kube::resources::podgroups, pg_spec);
-    queues_ = ctx.informers.informer(kube::resources::queues);
+    kube::cache::InformerSpec queue_spec;
+    queue_spec.transform = views::queue_view_transform();
+    queues_ = ctx.informers.informer(kube::resources::queues, queue_spec);
     pvcs_ = ctx.informers.informer(kube::resources::persistentvolumeclaims);
     if (ctx.options.priority_class) {
       priorities_ = ctx.informers.informer(kube::resources::priorityclasses);

@@ -15,17 +15,18 @@
 #include "common/json/release.h"
 #include "common/kube/resource.h"
 #include "common/log/log.h"
+#include "common/volcano/job_decode.h"
 #include "controllers/job/derive/min_resources.h"
 #include "controllers/job/derive/pod.h"
 #include "controllers/job/derive/podgroup.h"
 #include "controllers/job/derive/pvc.h"
 #include "controllers/job/model/job_json.h"
 #include "controllers/job/model/metrics.h"
-#include "common/volcano/job_decode.h"
 #include "controllers/job/plugins/plugin.h"
 #include "controllers/job/sync/depends_on.h"
 #include "controllers/job/sync/status_finish.h"
 #include "controllers/views/podgroup_view.h"
+#include "controllers/views/queue_view.h"
 
 namespace vc::controllers::job {
 
@@ -210,12 +211,9 @@ std::string JobSyncer::sync_job(const Job& job, StatusRule rule) {
   if (job.deletion_timestamp) return {};
   Job current = job;
 
-  auto queue = std::dynamic_pointer_cast<const kube::cache::JsonObject>(
-      caches_.queues.get(current.spec.queue));
+  const volcano::QueuePtr queue = views::as_queue(caches_.queues.get(current.spec.queue));
   if (!queue) return "queue " + current.spec.queue + " not found";
-  const json* extend = queue->json.contains("spec") ? &queue->json["spec"] : nullptr;
-  if (extend && extend->is_object() && extend->contains("extendClusters") &&
-      (*extend)["extendClusters"].is_array() && !(*extend)["extendClusters"].empty()) {
+  if (!queue->spec.extend_clusters.empty()) {
     if (auto err = ensure_forwarding(current); !err.empty()) return err;
   }
 

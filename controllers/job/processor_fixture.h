@@ -27,6 +27,7 @@
 #include "controllers/job/state/delayed_actions.h"
 #include "controllers/views/pod_view.h"
 #include "controllers/views/podgroup_view.h"
+#include "controllers/views/queue_view.h"
 
 namespace vc::controllers::job::testing {
 
@@ -115,7 +116,7 @@ class JobFixture {
     refill(*jobs_, kube::resources::jobs, job_view_transform());
     refill(*pods_, kube::resources::pods, views::pod_view_transform());
     refill(*podgroups_, kube::resources::podgroups, views::podgroup_view_transform());
-    refill(*queues_, kube::resources::queues, kube::cache::Transform());
+    refill(*queues_, kube::resources::queues, views::queue_view_transform());
     refill(*pvcs_, kube::resources::persistentvolumeclaims, kube::cache::Transform());
     refill(*commands_, kube::resources::commands, kube::cache::Transform());
   }

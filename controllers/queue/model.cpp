@@ -21,18 +21,6 @@ std::string describe(const Request& r) {
   return text;
 }
 
-namespace {
-
-std::string string_at(const json& object, const char* a, const char* b) {
-  auto outer = object.find(a);
-  if (outer == object.end() || !outer->is_object()) return {};
-  auto inner = outer->find(b);
-  if (inner == outer->end() || !inner->is_string()) return {};
-  return inner->get<std::string>();
-}
-
-}  // namespace
-
 kube::events::ObjectReference QueueInfo::reference() const {
   kube::events::ObjectReference ref;
   ref.kind = std::string(kube::resources::queues.kind);
@@ -43,21 +31,14 @@ kube::events::ObjectReference QueueInfo::reference() const {
   return ref;
 }
 
-QueueInfo queue_info_from_json(const json& queue) {
+QueueInfo queue_info(const volcano::Queue& queue) {
   QueueInfo q;
-  q.name = string_at(queue, "metadata", "name");
-  q.uid = string_at(queue, "metadata", "uid");
-  q.resource_version = string_at(queue, "metadata", "resourceVersion");
-  q.parent = string_at(queue, "spec", "parent");
-  q.state = string_at(queue, "status", "state");
-  auto meta = queue.find("metadata");
-  if (meta != queue.end() && meta->is_object()) {
-    auto annotations = meta->find("annotations");
-    if (annotations != meta->end() && annotations->is_object()) {
-      auto v = annotations->find(std::string(kClosedByParentAnnotation));
-      if (v != annotations->end() && v->is_string()) q.closed_by_parent = v->get<std::string>();
-    }
-  }
+  q.name = queue.name;
+  q.uid = queue.uid;
+  q.resource_version = queue.resource_version;
+  q.parent = queue.spec.parent;
+  q.state = queue.status.state;
+  if (const std::string* v = queue.annotation(kClosedByParentAnnotation)) q.closed_by_parent = *v;
   return q;
 }
 

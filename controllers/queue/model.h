@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/kube/events/event.h"
+#include "common/volcano/queue.h"
 
 namespace vc::controllers::queue {
 
@@ -58,9 +59,8 @@ struct QueueInfo {
   kube::events::ObjectReference reference() const;
 };
 
-// Reads a Queue object (as the API server sends it). Fields of the wrong JSON type are treated
-// as absent: the object came from the API server, so this cannot fail on well-formed input.
-QueueInfo queue_info_from_json(const nlohmann::json& queue);
+// The fields the controller reads of a cached Queue (controllers/views/queue_view.h).
+QueueInfo queue_info(const volcano::Queue& queue);
 
 // PodGroups of one queue counted by status.phase (spec controller-manager.md §2.6 step 2). Phases
 // outside the five (including none) are not counted, but the PodGroup still makes the queue

@@ -19,7 +19,7 @@ TEST(QueueRequestKey, EqualRequestsHashAlikeAndDescribeNamesEveryField) {
   EXPECT_EQ(describe(Request{"q.a-b", "", "OpenQueue"}), "/OpenQueue/q.a-b");
 }
 
-TEST(QueueInfoFromJson, ReadsTheFieldsTheControllerUses) {
+TEST(QueueInfo, ReadsTheFieldsTheControllerUses) {
   json q = {{"metadata",
              {{"name", "q1"},
               {"uid", "u1"},
@@ -27,7 +27,9 @@ TEST(QueueInfoFromJson, ReadsTheFieldsTheControllerUses) {
               {"annotations", {{"volcano.sh/closed-by-parent", "true"}, {"x", "y"}}}}},
             {"spec", {{"parent", "p"}}},
             {"status", {{"state", "Closing"}}}};
-  QueueInfo info = queue_info_from_json(q);
+  volcano::Queue queue;
+  volcano::decode_queue(q, queue);
+  QueueInfo info = queue_info(queue);
   EXPECT_EQ(info.name, "q1");
   EXPECT_EQ(info.uid, "u1");
   EXPECT_EQ(info.resource_version, "7");
@@ -39,9 +41,11 @@ TEST(QueueInfoFromJson, ReadsTheFieldsTheControllerUses) {
   EXPECT_EQ(info.reference().namespace_, "");
 }
 
-TEST(QueueInfoFromJson, MissingAndMistypedFieldsReadAsAbsent) {
-  QueueInfo info = queue_info_from_json(
-      {{"metadata", {{"name", "q"}, {"annotations", nullptr}}}, {"spec", {{"parent", 3}}}});
+TEST(QueueInfo, MissingFieldsReadAsAbsent) {
+  volcano::Queue queue;
+  volcano::decode_queue({{"metadata", {{"name", "q"}, {"annotations", nullptr}}}, {"spec", {}}},
+                        queue);
+  QueueInfo info = queue_info(queue);
   EXPECT_EQ(info.parent, "");
   EXPECT_EQ(info.state, "");
   EXPECT_FALSE(info.closed_by_parent.has_value());

@@ -25,6 +25,7 @@
 #include "controllers/queue/metrics.h"
 #include "controllers/queue/plan.h"
 #include "controllers/views/podgroup_view.h"
+#include "controllers/views/queue_view.h"
 
 namespace vc::controllers::queue {
 
@@ -57,8 +58,8 @@ const JsonObject* as_json(const ObjectPtr& obj) {
 }
 
 std::string queue_parent(const kube::cache::Object& obj) {
-  const auto* q = dynamic_cast<const JsonObject*>(&obj);
-  return q ? queue_info_from_json(q->json).parent : std::string();
+  const volcano::Queue* q = views::as_queue(obj);
+  return q ? q->spec.parent : std::string();
 }
 
 class QueueController final : public Controller {
@@ -72,7 +73,9 @@ class QueueController final : public Controller {
     executor_ = std::make_unique<Executor>(ctx.client, ctx.recorder, QueueMetrics::instance(),
                                            [this](const Request& r) { queue_work_->add(r); });
 
-    queues_ = ctx.informers.informer(kube::resources::queues);
+    kube::cache::InformerSpec queue_spec;
+    queue_spec.transform = views::queue_view_transform();
+    queues_ = ctx.informers.informer(kube::resources::queues, queue_spec);
     kube::cache::InformerSpec podgroup_spec;
     podgroup_spec.transform = views::podgroup_view_transform();
     podgroups_ = ctx.informers.informer(kube::resources::podgroups, podgroup_spec);
@@ -182,11 +185,9 @@ class QueueController final : public Controller {
   }
 
   std::optional<QueueInfo> cached_queue(const std::string& name) const {
-    const JsonObject* q = nullptr;
-    ObjectPtr obj = queues_->store().get(name);
-    if (obj) q = as_json(obj);
+    const volcano::QueuePtr q = views::as_queue(queues_->store().get(name));
     if (!q) return std::nullopt;
-    return queue_info_from_json(q->json);
+    return queue_info(*q);
   }
 
   Snapshot snapshot_of(QueueInfo queue) const {
@@ -196,7 +197,7 @@ class QueueController final : public Controller {
       s.parent = cached_queue(parent);
     }
     for (const ObjectPtr& child : queues_->store().by_index(kParentIndex, s.queue.name)) {
-      if (const JsonObject* c = as_json(child)) s.children.push_back(queue_info_from_json(c->json));
+      if (const volcano::Queue* c = views::as_queue(*child)) s.children.push_back(queue_info(*c));
     }
     // Runs on every podgroup change of the queue, over all its podgroups: no copies out.
     podgroups_->store().for_each_in_index(kQueueIndex, s.queue.name, [&](const Object& obj) {
