@@ -19,27 +19,31 @@ bool starts_with(const std::string& s, std::string_view prefix) {
   return s.compare(0, prefix.size(), prefix) == 0;
 }
 
-const std::set<std::string, std::less<>>& standard_resources() {
-  static const std::set<std::string, std::less<>> kSet{"cpu",
-                                                       "memory",
-                                                       "ephemeral-storage",
-                                                       "requests.cpu",
-                                                       "requests.memory",
-                                                       "requests.ephemeral-storage",
-                                                       "limits.cpu",
-                                                       "limits.memory",
-                                                       "limits.ephemeral-storage",
-                                                       "pods",
-                                                       "services",
-                                                       "replicationcontrollers",
-                                                       "resourcequotas",
-                                                       "secrets",
-                                                       "configmaps",
-                                                       "persistentvolumeclaims",
-                                                       "storage",
-                                                       "requests.storage",
-                                                       "services.nodeports",
-                                                       "services.loadbalancers"};
+using NameSet = std::set<std::string, std::less<>>;
+
+// Kubernetes' integer resources (object counts of a quota): part of the standard set too.
+const NameSet& integer_resources() {
+  static const NameSet kSet{"pods",
+                            "services",
+                            "replicationcontrollers",
+                            "resourcequotas",
+                            "secrets",
+                            "configmaps",
+                            "persistentvolumeclaims",
+                            "services.nodeports",
+                            "services.loadbalancers"};
+  return kSet;
+}
+
+const NameSet& standard_resources() {
+  static const NameSet kSet = [] {
+    NameSet names{"cpu",          "memory",          "ephemeral-storage",
+                  "requests.cpu", "requests.memory", "requests.ephemeral-storage",
+                  "limits.cpu",   "limits.memory",   "limits.ephemeral-storage",
+                  "storage",      "requests.storage"};
+    names.insert(integer_resources().begin(), integer_resources().end());
+    return names;
+  }();
   return kSet;
 }
 
@@ -57,16 +61,7 @@ bool is_extended(const std::string& name) {
 }
 
 bool is_integer_resource(const std::string& name) {
-  static const std::set<std::string, std::less<>> kIntegers{"pods",
-                                                            "services",
-                                                            "replicationcontrollers",
-                                                            "resourcequotas",
-                                                            "secrets",
-                                                            "configmaps",
-                                                            "persistentvolumeclaims",
-                                                            "services.nodeports",
-                                                            "services.loadbalancers"};
-  return kIntegers.count(name) > 0 || is_extended(name);
+  return integer_resources().count(name) > 0 || is_extended(name);
 }
 
 bool overcommit_allowed(const std::string& name) {
