@@ -1,8 +1,9 @@
 #pragma once
-// Strict readers for decoding Volcano objects into the typed model. They follow Go's typed
-// client: a missing member or JSON null reads as the zero value, unknown members are ignored,
-// and a member of the wrong JSON type (or an integer out of range, a bad timestamp or duration)
-// throws DecodeError naming the field: "spec.tasks[1].replicas: expected an integer, got string".
+// Strict readers for decoding API objects (Volcano's, and the pods and PodGroups the controllers
+// cache) into typed models. They follow Go's typed client: a missing member or JSON null reads
+// as the zero value, unknown members are ignored, and a member of the wrong JSON type (or an
+// integer out of range, a bad timestamp or duration) throws DecodeError naming the field:
+// "spec.tasks[1].replicas: expected an integer, got string".
 //
 // The position is a FieldPath: a chain of nodes on the decoder's own stack, turned into text only
 // when an error is reported, so a decode that succeeds builds no path strings.
@@ -51,7 +52,9 @@ class FieldPath {
   // The document root ("" in messages; "(root)" when the root itself is wrong).
   explicit FieldPath(FieldTrace* trace = nullptr) : trace_(trace) {}
 
-  // Children. The key must outlive the child (it points into the document or a literal).
+  // Children. The key must outlive the child (it points into the document or a literal), and
+  // the parent must outlive it too: keep each level in a named variable, never a chain of
+  // temporaries such as `FieldPath p = at.key("a").key("b");` (its parent dies at the `;`).
   FieldPath key(std::string_view name) const { return {this, Kind::Key, name, 0}; }
   FieldPath index(std::size_t i) const { return {this, Kind::Index, {}, i}; }
   FieldPath map_value(std::string_view key) const { return {this, Kind::MapValue, key, 0}; }
