@@ -28,13 +28,19 @@ class Checker {
   }
 
  private:
-  // One step from the root to the value being checked.
-  enum class StepKind : std::uint8_t { Field, Key, Index };
+  // One step from the root to the value being checked: a struct field (in_struct set), a map
+  // key (text set) or a slice index. Three words: the walk makes one per member.
   struct Step {
-    StepKind kind;
-    std::string_view key;     // Field: the JSON name; Key: the map key
-    std::size_t index;        // Index
+    const char* text;         // Field: the JSON name; Key: the map key; Index: nullptr
+    std::size_t size;         // the text's length, or the index
     const GoType* in_struct;  // Field: the struct it belongs to
+
+    static Step field(std::string_view name, const GoType* in) {
+      return {name.data(), name.size(), in};
+    }
+    static Step key(std::string_view k) { return {k.data(), k.size(), nullptr}; }
+    static Step index(std::size_t i) { return {nullptr, i, nullptr}; }
+    std::string_view name() const { return {text, size}; }
   };
 
   void visit(const json& v, const GoType& type) {
@@ -48,7 +54,7 @@ class Checker {
       case GoKind::Int64:
       case GoKind::Int:
       case GoKind::Float64:
-        if (auto what = scalar_mismatch(v, type.kind)) mismatch(*what, type);
+        if (!scalar_fits(v, type.kind)) mismatch(*scalar_mismatch(v, type.kind), type);
         return;
       case GoKind::Quantity:
         check_quantity(v);
@@ -81,14 +87,27 @@ class Checker {
     }
   }
 
+  // A string, bool, number or opaque value: its check can only find a type mismatch, which names
+  // struct fields alone. Elements of such types go without index and key steps and without
+  // looking for a fatal error (a quantity's, whose message may show them, or a time's).
+  static bool is_plain(const GoType& type) {
+    return type.kind != GoKind::Quantity && type.kind != GoKind::Duration &&
+           type.kind != GoKind::Time && type.kind != GoKind::Struct && type.kind != GoKind::Slice &&
+           type.kind != GoKind::Map;
+  }
+
   void visit_slice(const json& v, const GoType& type) {
     if (!v.is_array()) {
       mismatch(json_kind(v), type);
       return;
     }
     const auto& items = v.get_ref<const json::array_t&>();
+    if (is_plain(*type.elem)) {
+      for (const auto& item : items) visit(item, *type.elem);
+      return;
+    }
     for (std::size_t i = 0; i < items.size(); ++i) {
-      path_.push_back({StepKind::Index, {}, i, nullptr});
+      path_.push_back(Step::index(i));
       visit(items[i], *type.elem);
       path_.pop_back();
       if (fatal_) return;
@@ -101,8 +120,13 @@ class Checker {
       return;
     }
     // The members themselves, not items(): its proxy builds strings for every step.
-    for (const auto& [key, child] : v.get_ref<const json::object_t&>()) {
-      path_.push_back({StepKind::Key, key, 0, nullptr});
+    const auto& members = v.get_ref<const json::object_t&>();
+    if (is_plain(*type.elem)) {
+      for (const auto& [_, child] : members) visit(child, *type.elem);
+      return;
+    }
+    for (const auto& [key, child] : members) {
+      path_.push_back(Step::key(key));
       visit(child, *type.elem);
       path_.pop_back();
       if (fatal_) return;
@@ -116,8 +140,8 @@ class Checker {
     }
     for (const auto& [key, child] : v.get_ref<const json::object_t&>()) {
       const GoField* f = type.field(key);
-      if (f == nullptr || child.is_null()) continue;  // unknown fields are ignored
-      path_.push_back({StepKind::Field, key, 0, &type});
+      if (f == nullptr) continue;  // unknown fields are ignored
+      path_.push_back(Step::field(key, &type));
       visit(child, *f->type);
       path_.pop_back();
       if (fatal_) return;
@@ -125,12 +149,14 @@ class Checker {
   }
 
   void check_quantity(const json& v) {
-    // Go hands anything else ("true", "{...}") to ParseQuantity as raw text, which rejects it.
-    std::string error(api::kQuantityFormatError);
+    std::string error;
     if (v.is_string() || v.is_number()) {
       auto q = api::quantity_from_json(v);
       if (q) return;
       error = std::move(q).error();
+    } else {
+      // Go hands anything else ("true", "{...}") to ParseQuantity as raw text, which rejects it.
+      error = api::kQuantityFormatError;
     }
     if (options_.name_quantity_field && !path_.empty()) error = display_path() + ": " + error;
     fatal_ = std::move(error);
@@ -146,9 +172,9 @@ class Checker {
     std::string_view struct_name;
     std::string fields;
     for (const Step& s : path_) {
-      if (s.kind != StepKind::Field) continue;
+      if (s.in_struct == nullptr) continue;
       if (!fields.empty()) fields += '.';
-      fields += s.key;
+      fields += s.name();
       struct_name = s.in_struct->struct_name;
     }
     saved_ = unmarshal_type_error(what, type, struct_name, fields);
@@ -158,19 +184,15 @@ class Checker {
   std::string display_path() const {
     std::string out;
     for (const Step& s : path_) {
-      switch (s.kind) {
-        case StepKind::Field:
-          if (!out.empty()) out += '.';
-          out += s.key;
-          break;
-        case StepKind::Key:
-          out += '[';
-          out += s.key;
-          out += ']';
-          break;
-        case StepKind::Index:
-          out += '[' + std::to_string(s.index) + ']';
-          break;
+      if (s.in_struct != nullptr) {
+        if (!out.empty()) out += '.';
+        out += s.name();
+      } else if (s.text != nullptr) {
+        out += '[';
+        out += s.name();
+        out += ']';
+      } else {
+        out += '[' + std::to_string(s.size) + ']';
       }
     }
     return out;

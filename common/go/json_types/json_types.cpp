@@ -1,7 +1,5 @@
 #include "common/go/json_types/json_types.h"
 
-#include <cstdint>
-#include <limits>
 #include <utility>
 
 namespace vc::go {
@@ -71,46 +69,10 @@ std::string json_number_text(const json& number) {
   return text;
 }
 
-namespace {
-
-// nlohmann's is_number_integer() is also true for unsigned numbers: those are tested first.
-bool integer_fits(const json& v, std::int64_t lo, std::int64_t hi) {
-  if (v.is_number_unsigned()) return v.get<std::uint64_t>() <= static_cast<std::uint64_t>(hi);
-  if (v.is_number_integer()) {
-    const auto n = v.get<std::int64_t>();
-    return n >= lo && n <= hi;
-  }
-  return false;  // a fraction, or a number written with an exponent
-}
-
-}  // namespace
-
 std::optional<std::string> scalar_mismatch(const json& value, GoKind kind) {
-  switch (kind) {
-    case GoKind::String:
-      if (value.is_string()) return std::nullopt;
-      break;
-    case GoKind::Bool:
-      if (value.is_boolean()) return std::nullopt;
-      break;
-    case GoKind::Float64:
-      if (value.is_number()) return std::nullopt;
-      break;
-    case GoKind::Int32:
-    case GoKind::Int64:
-    case GoKind::Int: {
-      if (!value.is_number()) break;
-      const bool fits = kind == GoKind::Int32
-                            ? integer_fits(value, std::numeric_limits<std::int32_t>::min(),
-                                           std::numeric_limits<std::int32_t>::max())
-                            : integer_fits(value, std::numeric_limits<std::int64_t>::min(),
-                                           std::numeric_limits<std::int64_t>::max());
-      if (fits) return std::nullopt;
-      return "number " + json_number_text(value);
-    }
-    default:
-      return std::nullopt;  // not a scalar kind: nothing to say here
-  }
+  if (scalar_fits(value, kind)) return std::nullopt;
+  const bool integer = kind == GoKind::Int32 || kind == GoKind::Int64 || kind == GoKind::Int;
+  if (integer && value.is_number()) return "number " + json_number_text(value);
   return std::string(json_kind(value));
 }
 

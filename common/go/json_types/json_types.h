@@ -21,7 +21,9 @@
 // function is pure.
 
 #include <cstddef>
+#include <cstdint>
 #include <deque>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -113,9 +115,39 @@ const char* json_kind(const nlohmann::json& value);
 // "1e+100").
 std::string json_number_text(const nlohmann::json& number);
 
-// What Go's UnmarshalTypeError names when `value` does not fit the scalar kind (String, Bool,
-// Int32, Int64, Int, Float64) — "string", or "number 1.5" for a number out of an integer's
-// range — or nullopt when it fits.
+// Whether Go decodes `value` into the scalar kind (String, Bool, Int32, Int64, Int, Float64)
+// without error. Inline: the check calls it for most members of every admission object.
+inline bool scalar_fits(const nlohmann::json& value, GoKind kind) {
+  switch (kind) {
+    case GoKind::String:
+      return value.is_string();
+    case GoKind::Bool:
+      return value.is_boolean();
+    case GoKind::Float64:
+      return value.is_number();
+    case GoKind::Int32:
+    case GoKind::Int64:
+    case GoKind::Int: {
+      // nlohmann's is_number_integer() is also true for unsigned numbers: those go first.
+      constexpr std::int64_t kMin32 = std::numeric_limits<std::int32_t>::min();
+      constexpr std::int64_t kMax32 = std::numeric_limits<std::int32_t>::max();
+      const bool is32 = kind == GoKind::Int32;
+      if (value.is_number_unsigned()) {
+        const auto n = value.get<std::uint64_t>();
+        return n <=
+               static_cast<std::uint64_t>(is32 ? kMax32 : std::numeric_limits<std::int64_t>::max());
+      }
+      if (!value.is_number_integer()) return false;  // a fraction or an exponent: Go refuses it
+      const auto n = value.get<std::int64_t>();
+      return !is32 || (n >= kMin32 && n <= kMax32);
+    }
+    default:
+      return true;  // not a scalar kind
+  }
+}
+
+// What Go's UnmarshalTypeError names when `value` does not fit the scalar kind — "string", or
+// "number 1.5" for a number an integer kind refuses — or nullopt when it fits.
 std::optional<std::string> scalar_mismatch(const nlohmann::json& value, GoKind kind);
 
 // UnmarshalTypeError's message: "json: cannot unmarshal <what> into Go value of type <T>" at the
