@@ -20,12 +20,20 @@ TEST(JobSchema, ValidJobHasNoTypeErrors) {
   EXPECT_EQ(job_error(valid_job()), "");
 }
 
-TEST(JobSchema, NestedCoreFieldUsesInnermostStruct) {
+TEST(JobSchema, MessagesNameTheRealStructsAndTypes) {
   json job = valid_job();
-  job["spec"]["tasks"][0]["template"]["spec"]["containers"][0]["name"] = 5;
+  job["spec"]["tasks"][0]["template"]["spec"]["containers"][0]["ports"] = {{{"protocol", 6}}};
   EXPECT_EQ(job_error(job),
             "json: cannot unmarshal number into Go struct field "
-            "Container.spec.tasks.template.spec.containers.name of type string");
+            "ContainerPort.spec.tasks.template.spec.containers.ports.protocol of type v1.Protocol");
+  EXPECT_EQ(go::check_go_types(json::parse(R"({"spec":{"jobTemplate":{"spec":{"queue":1}}}})"),
+                               schema::cron_job()),
+            "json: cannot unmarshal number into Go struct field "
+            "JobSpec.spec.jobTemplate.spec.queue of type string");
+  EXPECT_EQ(go::check_go_types(json::parse(R"({"spec":{"flows":[{"dependsOn":{"targets":"a"}}]}})"),
+                               schema::job_flow()),
+            "json: cannot unmarshal string into Go struct field "
+            "DependsOn.spec.flows.dependsOn.targets of type []string");
 }
 
 TEST(JobSchema, AdmitDeniesTypeErrorsWithGoMessage) {
@@ -39,14 +47,8 @@ TEST(JobSchema, AdmitDeniesTypeErrorsWithGoMessage) {
 }
 
 TEST(JobSchema, AdmitDeniesObjectsNestedDeeperThanGoAccepts) {
-  json deep = json::array();
-  json* cur = &deep;
-  for (int i = 0; i < 10001; ++i) {
-    cur->push_back(json::array());
-    cur = &(*cur)[0];
-  }
   json job = valid_job();
-  job["spec"]["unknown"] = std::move(deep);
+  job["spec"]["unknown"] = json::parse(std::string(10001, '[') + std::string(10001, ']'));
   auto r = admit_jobs_validate(testing::request(kJobsResource, "CREATE", std::move(job)),
                                testing::open_cluster(), AdmissionOptions{});
   EXPECT_FALSE(r.allowed);

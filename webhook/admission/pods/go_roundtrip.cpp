@@ -31,14 +31,6 @@ class RoundTrip {
       case GoKind::Duration:
       case GoKind::Time:
         return in;  // kept as given: the types re-encoded here (affinity, toleration) have none
-      case GoKind::String:
-      case GoKind::Bool:
-      case GoKind::Int32:
-      case GoKind::Int64:
-      case GoKind::Int:
-      case GoKind::Float64:
-        if (auto what = go::scalar_mismatch(in, t.kind)) return mismatch(*what, t);
-        return in;
       case GoKind::Slice: {
         if (!in.is_array()) return mismatch(go::json_kind(in), t);
         json out = json::array();
@@ -53,8 +45,10 @@ class RoundTrip {
       }
       case GoKind::Struct:
         return object(in, t);
+      default:  // strings, bools and numbers
+        if (auto what = go::scalar_mismatch(in, t.kind)) return mismatch(*what, t);
+        return in;
     }
-    return nullptr;
   }
 
   const std::string& error() const { return error_; }

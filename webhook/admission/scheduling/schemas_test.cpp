@@ -24,13 +24,19 @@ TEST(SchedulingSchemas, NullAndValidObjectsDecode) {
             "");
 }
 
-TEST(SchedulingSchemas, WrongTypeNamesInnermostStructAndFieldPath) {
-  EXPECT_EQ(queue_error(R"({"spec":{"extendClusters":[{"weight":true}]}})"),
-            "json: cannot unmarshal bool into Go struct field Cluster.spec.extendClusters.weight "
-            "of type int32");
-  EXPECT_EQ(queue_error(R"({"spec":{"extendClusters":{}}})"),
-            "json: cannot unmarshal object into Go struct field QueueSpec.spec.extendClusters of "
-            "type []v1beta1.Cluster");
+TEST(SchedulingSchemas, MessagesNameTheRealStructsAndTypes) {
+  EXPECT_EQ(queue_error(R"({"spec":{"affinity":{"nodeGroupAffinity":
+                             {"requiredDuringSchedulingIgnoredDuringExecution":"a"}}}})"),
+            "json: cannot unmarshal string into Go struct field NodeGroupAffinity.spec.affinity."
+            "nodeGroupAffinity.requiredDuringSchedulingIgnoredDuringExecution of type []string");
+  EXPECT_EQ(
+      go::check_go_types(json::parse(R"({"spec":{"minTaskMember":{"a":"x"}}})"), podgroup_type()),
+      "json: cannot unmarshal string into Go struct field PodGroupSpec.spec.minTaskMember of "
+      "type int32");
+  EXPECT_EQ(
+      go::check_go_types(json::parse(R"({"spec":{"tier":1.5}})"), hypernode_type()),
+      "json: cannot unmarshal number 1.5 into Go struct field HyperNodeSpec.spec.tier of type "
+      "int");
 }
 
 TEST(SchedulingSchemas, TopLevelValueThatIsNotAnObject) {
