@@ -153,21 +153,4 @@ std::string FieldErrorList::aggregate() const {
   return "[" + fmt::format("{}", fmt::join(messages, ", ")) + "]";
 }
 
-const char* go_json_kind(const nlohmann::json& v) {
-  switch (v.type()) {
-    case nlohmann::json::value_t::string:
-      return "string";
-    case nlohmann::json::value_t::boolean:
-      return "bool";
-    case nlohmann::json::value_t::array:
-      return "array";
-    case nlohmann::json::value_t::object:
-      return "object";
-    case nlohmann::json::value_t::null:
-      return "null";
-    default:
-      return "number";
-  }
-}
-
 }  // namespace vc::webhook

@@ -97,8 +97,4 @@ class FieldErrorList {
   std::vector<FieldError> errors_;
 };
 
-// What Go's encoding/json calls a JSON value in "cannot unmarshal <kind> into ...": "string",
-// "bool", "array", "object", "number" or "null".
-const char* go_json_kind(const nlohmann::json& v);
-
 }  // namespace vc::webhook

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "common/go/json_types/json_types.h"
 #include "webhook/check/yaml_document.h"
 
 namespace vc::webhook::check {
@@ -74,21 +75,6 @@ void add_object(nlohmann::json value, const std::string& doc, int line,
   out.push_back(std::move(e));
 }
 
-// The nesting depth of a JSON value, without recursion (the input is untrusted).
-int json_depth(const nlohmann::json& root) {
-  int deepest = 0;
-  std::vector<std::pair<const nlohmann::json*, int>> stack{{&root, 1}};
-  while (!stack.empty()) {
-    auto [v, depth] = stack.back();
-    stack.pop_back();
-    deepest = std::max(deepest, depth);
-    if (v->is_structured()) {
-      for (const auto& child : *v) stack.emplace_back(&child, depth + 1);
-    }
-  }
-  return deepest;
-}
-
 // nlohmann's message without its "[json.exception...] parse error at line L, column C: " prefix;
 // the caller reports the position relative to the whole file.
 std::string parse_error_text(const std::string& what) {
@@ -118,7 +104,7 @@ void read_json(std::string_view text, std::vector<ManifestEntry>& out) {
     }
     if (value.is_null()) continue;  // an empty document, as in YAML
     const std::string doc = std::to_string(++number);
-    if (json_depth(value) > kMaxDepth) {
+    if (go::json_depth(value) > static_cast<std::size_t>(kMaxDepth)) {
       out.push_back(
           failure(doc, chunk.first_line, 1, "nesting deeper than " + std::to_string(kMaxDepth)));
       continue;

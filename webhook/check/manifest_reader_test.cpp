@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "webhook/check/yaml_document.h"
+
 namespace vc::webhook::check {
 namespace {
 
@@ -161,6 +163,19 @@ TEST(ManifestReader, DamagedInputNeverThrows) {
       }
     }
   }
+}
+
+TEST(ManifestReader, JsonNestedDeeperThanTheLimitIsAnError) {
+  auto nested = [](int arrays) {
+    return R"({"apiVersion":"v1","kind":"A","x":)" + std::string(arrays, '[') +
+           std::string(arrays, ']') + "}";
+  };
+  auto entries = read_manifests(nested(kMaxDepth - 1));
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].error, "");
+  entries = read_manifests(nested(kMaxDepth));
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].error, "nesting deeper than 2000");
 }
 
 // Found by the webhook fuzzer in decode_review: nlohmann reports a number beyond double range

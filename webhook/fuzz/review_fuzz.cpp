@@ -35,10 +35,10 @@
 #include "webhook/admission/jobs/admit.h"
 #include "webhook/admission/jobs/endpoints.h"
 #include "webhook/admission/options.h"
+#include "webhook/admission/pods/admit.h"
 #include "webhook/admission/pods/endpoints.h"
-#include "webhook/admission/pods/pod_schema.h"
+#include "webhook/admission/scheduling/admit.h"
 #include "webhook/admission/scheduling/endpoints.h"
-#include "webhook/admission/scheduling/schemas.h"
 #include "webhook/server/review_codec.h"
 
 namespace vc::webhook::fuzz {

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/go/json_types/json_types.h"
 #include "common/json/fast_parse.h"
 #include "common/json/member_filter.h"
 #include "common/json/release.h"
@@ -42,9 +43,11 @@ api::Status check_object(json& object, const char* key, std::string_view where) 
 }
 
 // Nesting depth before parsing, so that hostile input cannot make the parser, or an admit
-// function walking the tree, recurse without bound. Only brackets outside strings count.
+// function walking the tree, recurse without bound: Go's limit, go::kMaxJsonDepth. Only brackets
+// outside strings count. Signed: a stray closing bracket takes it below zero.
 bool too_deep(std::string_view body) {
-  int depth = 0;
+  constexpr auto kMaxDepth = static_cast<std::ptrdiff_t>(go::kMaxJsonDepth);
+  std::ptrdiff_t depth = 0;
   bool in_string = false;
   for (std::size_t i = 0; i < body.size(); ++i) {
     const char c = body[i];
@@ -59,7 +62,7 @@ bool too_deep(std::string_view body) {
     if (c == '"') {
       in_string = true;
     } else if (c == '[' || c == '{') {
-      if (++depth > kMaxJsonDepth) return true;
+      if (++depth > kMaxDepth) return true;
     } else if (c == ']' || c == '}') {
       --depth;
     }
@@ -133,8 +136,8 @@ api::Status check_type_field(json& review, const char* key, std::string_view wan
 
 // What the parser checks but does not build, since no admit rule reads it:
 // - the object's managedFields, the API server's bookkeeping, which Volcano's Go types leave out
-//   too (ObjectMeta is open in go_types.h and schemas.cpp): a tenth of a job review's members
-//   and a fifth of a queue review's;
+//   too (and our ObjectMeta, common/go/json_types/object_meta.cpp): a tenth of a job review's
+//   members and a fifth of a queue review's;
 // - who asked (userInfo's members; userInfo itself stays, to be checked as an object).
 const fastjson::MemberFilter& review_filter() {
   static const auto filter = fastjson::MemberFilter::all_but(
@@ -149,12 +152,12 @@ const fastjson::MemberFilter& review_filter() {
 api::Expected<AdmissionRequest> decode_review(std::string_view body) {
   // What the fast parser takes nests at most fastjson::kMaxFastDepth deep, within the limit, so
   // the depth scan (a pass over the whole body) is only for the rest, before nlohmann's parser.
-  static_assert(fastjson::kMaxFastDepth <= kMaxJsonDepth);
+  static_assert(fastjson::kMaxFastDepth <= go::kMaxJsonDepth);
   json review;
   if (auto fast = fastjson::try_parse(body, review_filter())) {
     review = std::move(*fast);
   } else if (too_deep(body)) {
-    return Unexpected{"invalid JSON: exceeded max depth of " + std::to_string(kMaxJsonDepth)};
+    return Unexpected{"invalid JSON: exceeded max depth of " + std::to_string(go::kMaxJsonDepth)};
   } else {
     try {
       review = json::parse(body);
@@ -179,8 +182,8 @@ api::Expected<AdmissionRequest> decode_review(std::string_view body) {
   if (request == nullptr) return Unexpected{"request is missing"};
   if (!request->is_object()) return Unexpected{"request must be an object"};
   AdmissionRequest out;
-  // Every path above refused a review nested deeper than kMaxJsonDepth; object and oldObject sit
-  // two levels down in it.
+  // Every path above refused a review nested deeper than go::kMaxJsonDepth; object and oldObject
+  // sit two levels down in it.
   out.nesting_bounded = true;
   if (auto decoded = decode_request(*request, out); !decoded) return Unexpected{decoded.error()};
   // What was not moved into `out` (kinds, resources, options), freed without the destructor's

@@ -20,8 +20,6 @@ namespace vc::webhook::server {
 
 inline constexpr std::string_view kReviewApiVersion = "admission.k8s.io/v1";
 inline constexpr std::string_view kReviewKind = "AdmissionReview";
-// Go's encoding/json refuses documents nested deeper than this; so do we, before parsing.
-inline constexpr int kMaxJsonDepth = 10000;
 
 // Decodes a request body. The error names what is wrong, e.g. "request is missing",
 // "request.uid is missing", "apiVersion must be admission.k8s.io/v1, got \"…\"",

@@ -10,6 +10,7 @@
 #include "webhook/admission/jobs/schema.h"
 #include "webhook/admission/jobs/semantic.h"
 #include "webhook/admission/jobs/time_zone.h"
+#include "webhook/admission/request_checks.h"
 
 namespace vc::webhook::jobs {
 namespace {
@@ -81,7 +82,7 @@ std::string cron_job_problems(const json& cron_job) {
 
 AdmissionResponse admit_cronjobs_validate(const AdmissionRequest& request, const ClusterView&,
                                           const AdmissionOptions&) {
-  if (auto err = check_resource(request, kCronJobsResource)) return AdmissionResponse::deny(*err);
+  if (auto err = expect_resource(request, kCronJobsResource)) return AdmissionResponse::deny(*err);
   auto cron_job = checked_object(request.object, schema::cron_job(), request.nesting_bounded);
   if (!cron_job) return AdmissionResponse::deny(cron_job.error());
   if (request.operation != "CREATE" && request.operation != "UPDATE") {

@@ -4,6 +4,7 @@
 #include "webhook/admission/jobs/admit.h"
 #include "webhook/admission/jobs/schema.h"
 #include "webhook/admission/jobs/semantic.h"
+#include "webhook/admission/request_checks.h"
 
 namespace vc::webhook::jobs {
 namespace {
@@ -62,7 +63,7 @@ std::string job_flow_problems(const json& job_flow) {
 
 AdmissionResponse admit_jobflows_validate(const AdmissionRequest& request, const ClusterView&,
                                           const AdmissionOptions&) {
-  if (auto err = check_resource(request, kJobFlowsResource)) return AdmissionResponse::deny(*err);
+  if (auto err = expect_resource(request, kJobFlowsResource)) return AdmissionResponse::deny(*err);
   auto flow = checked_object(request.object, schema::job_flow(), request.nesting_bounded);
   if (!flow) return AdmissionResponse::deny(flow.error());
   if (request.operation != "CREATE" && request.operation != "UPDATE") {

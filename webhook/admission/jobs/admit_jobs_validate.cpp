@@ -3,12 +3,13 @@
 #include "webhook/admission/jobs/semantic.h"
 #include "webhook/admission/jobs/validate_job_create.h"
 #include "webhook/admission/jobs/validate_job_update.h"
+#include "webhook/admission/request_checks.h"
 
 namespace vc::webhook::jobs {
 
 AdmissionResponse admit_jobs_validate(const AdmissionRequest& request, const ClusterView& cluster,
                                       const AdmissionOptions& options) {
-  if (auto err = check_resource(request, kJobsResource)) return AdmissionResponse::deny(*err);
+  if (auto err = expect_resource(request, kJobsResource)) return AdmissionResponse::deny(*err);
   auto job = decode_job(request.object, request.nesting_bounded);
   if (!job) return AdmissionResponse::deny(job.error());
 

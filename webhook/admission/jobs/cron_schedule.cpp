@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "common/go/duration.h"
-#include "webhook/admission/jobs/go_types.h"
 #include "webhook/admission/jobs/time_zone.h"
 
 namespace vc::webhook::jobs {

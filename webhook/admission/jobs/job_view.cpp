@@ -6,23 +6,16 @@
 
 namespace vc::webhook::jobs {
 
-std::optional<std::string> check_resource(const AdmissionRequest& request,
-                                          const GroupVersionResource& expected) {
-  if (request.resource == expected) return std::nullopt;
-  return "expect resource to be {" + expected.group + " " + expected.version + " " +
-         expected.resource + "}";
-}
-
-api::Expected<const json*> checked_object(const json& object, const GoType& type,
+api::Expected<const json*> checked_object(const json& object, const go::GoType& type,
                                           bool nesting_bounded) {
   static const json kEmptyObject = json::object();
   if (object.is_null()) return &kEmptyObject;
   // Go's decoder gives up beyond 10000 levels; refusing early also keeps every recursive
   // walk below (comparison, serialisation) within a small stack.
-  if (!nesting_bounded && json_depth(object) > kMaxJsonDepth) {
+  if (!nesting_bounded && go::json_depth(object) > go::kMaxJsonDepth) {
     return api::Unexpected{"exceeded max depth"};
   }
-  if (auto err = check_go_types(object, type)) return api::Unexpected{*err};
+  if (auto err = go::check_go_types(object, type)) return api::Unexpected{*err};
   if (!object.is_object()) return &kEmptyObject;
   return &object;
 }

@@ -1,11 +1,11 @@
 #pragma once
 // The Volcano Job (batch.volcano.sh/v1alpha1) as the jobs webhooks read it: the shared typed
 // model, each task's pod template kept as JSON. Built by decode_job, which first checks the JSON
-// against the Go types (go_types.h) so that a wrong type is reported the way Volcano reports it
-// instead of being misread.
+// against the Go types (schema.h, checked by common/go/json_types) so that a wrong type is
+// reported the way Volcano reports it instead of being misread.
 //
-// Also the request-level helpers shared by every admit function in this folder: the GVR check
-// and object decoding with Volcano's messages.
+// Also object decoding with Volcano's messages, shared by every admit function in this folder
+// (the resource check is expect_resource, webhook/admission/request_checks.h).
 //
 // Threads: plain values and pure functions.
 
@@ -18,8 +18,8 @@
 #include <nlohmann/json.hpp>
 
 #include "common/api/expected.h"
+#include "common/go/json_types/json_types.h"
 #include "common/volcano/job.h"
-#include "webhook/admission/jobs/go_types.h"
 #include "webhook/admission/review.h"
 
 namespace vc::webhook::jobs {
@@ -38,10 +38,6 @@ using volcano::VolumeSpec;
 // A null value with static lifetime, for pointers to absent JSON members.
 const json& null_json();
 
-// "expect resource to be {<group> <version> <resource>}" when the request is for another
-// resource, else nullopt.
-std::optional<std::string> check_resource(const AdmissionRequest& request,
-                                          const GroupVersionResource& expected);
 
 // Decodes object JSON as Volcano does: null or absent is an all-zero object; a type mismatch
 // or an object nested deeper than Go accepts is an error with Go's message. The result points
@@ -49,7 +45,7 @@ std::optional<std::string> check_resource(const AdmissionRequest& request,
 // and must not be duplicated per check. It lives as long as `object`. nesting_bounded: the
 // caller's decoder has refused deeper documents already (AdmissionRequest::nesting_bounded), so
 // the depth is not measured again.
-api::Expected<const json*> checked_object(const json& object, const GoType& type,
+api::Expected<const json*> checked_object(const json& object, const go::GoType& type,
                                           bool nesting_bounded = false);
 
 // check + typed Job. A value the Go types accept but the model refuses (none is known) is an

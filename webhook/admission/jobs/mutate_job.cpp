@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common/json/release.h"
+#include "webhook/admission/request_checks.h"
 
 namespace vc::webhook::jobs {
 namespace {
@@ -105,7 +106,7 @@ namespace {
 template <class TakeTasks>
 AdmissionResponse mutate(const AdmissionRequest& request, const AdmissionOptions& options,
                          TakeTasks take_tasks) {
-  if (auto err = check_resource(request, kJobsResource)) return AdmissionResponse::deny(*err);
+  if (auto err = expect_resource(request, kJobsResource)) return AdmissionResponse::deny(*err);
   auto job = decode_job(request.object, request.nesting_bounded);
   if (!job) return AdmissionResponse::deny(job.error());
   if (request.operation != "CREATE") {

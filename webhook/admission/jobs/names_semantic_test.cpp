@@ -22,7 +22,7 @@ TEST(K8sNames, EnvVarNamesAndPortsUseKubernetesMessages) {
 }
 
 TEST(Semantic, ZeroValuesNilSlicesAndQuantities) {
-  const GoType& spec = schema::job_spec();
+  const go::GoType& spec = schema::job_spec();
   EXPECT_TRUE(semantic_equal({{"queue", ""}, {"tasks", json::array()}, {"plugins", json::object()}},
                              json::object(), spec));
   EXPECT_TRUE(semantic_equal(

@@ -5,6 +5,9 @@
 
 namespace vc::webhook::jobs {
 
+using go::GoField;
+using go::GoKind;
+using go::GoType;
 using nlohmann::json;
 
 namespace {

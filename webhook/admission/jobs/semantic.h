@@ -15,14 +15,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "webhook/admission/jobs/go_types.h"
+#include "common/go/json_types/json_types.h"
 
 namespace vc::webhook::jobs {
 
 // The canonical JSON of `value` read as `type`; semantically equal values give equal JSON.
-nlohmann::json semantic_normal_form(const nlohmann::json& value, const GoType& type);
+nlohmann::json semantic_normal_form(const nlohmann::json& value, const go::GoType& type);
 
-bool semantic_equal(const nlohmann::json& a, const nlohmann::json& b, const GoType& type);
+bool semantic_equal(const nlohmann::json& a, const nlohmann::json& b, const go::GoType& type);
 
 // strings.TrimSpace: strips Unicode white space at both ends.
 std::string go_trim_space(std::string_view s);

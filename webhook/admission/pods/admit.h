@@ -9,6 +9,8 @@
 
 namespace vc::webhook::pods {
 
+inline const GroupVersionResource kPodsResource{"", "v1", "pods"};
+
 // /pods/mutate: CREATE only. With a pod admission configuration loaded, adds the queue
 // allocation scheduling gate (feature gate and opt-in annotation), then applies the first
 // resource group the pod belongs to: node selector labels, affinity, tolerations and scheduler

@@ -5,18 +5,18 @@
 //   - unknown keys are dropped, null leaves the zero value;
 //   - re-encoding writes every field that is not `omitempty` (zero values included, nil slices,
 //     maps and pointers as null) and drops empty `omitempty` fields;
-//   - a value of the wrong JSON type fails with Go's "json: cannot unmarshal ..." text.
+//   - a value of the wrong JSON type fails with Go's "json: cannot unmarshal ..." text
+//     (common/go/json_types writes it).
 //
 // Threads: pure function.
 
 #include <nlohmann/json.hpp>
 
 #include "common/api/expected.h"
-#include "webhook/admission/scheduling/go_decode.h"
+#include "common/go/json_types/json_types.h"
 
 namespace vc::webhook::pods {
 
-api::Expected<nlohmann::json> go_roundtrip(const nlohmann::json& value,
-                                           const scheduling::GoType& type);
+api::Expected<nlohmann::json> go_roundtrip(const nlohmann::json& value, const go::GoType& type);
 
 }  // namespace vc::webhook::pods

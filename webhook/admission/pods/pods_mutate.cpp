@@ -2,18 +2,15 @@
 
 #include "common/go/strconv.h"
 #include "webhook/admission/field_error.h"
+#include "webhook/admission/go_readers.h"
 #include "webhook/admission/pods/admit.h"
 #include "webhook/admission/pods/go_roundtrip.h"
 #include "webhook/admission/pods/pod_schema.h"
 #include "webhook/admission/pods/resource_groups.h"
+#include "webhook/admission/request_checks.h"
 
 namespace vc::webhook::pods {
 namespace {
-
-using scheduling::go_find;
-using scheduling::go_get_array;
-using scheduling::go_get_string;
-using scheduling::go_get_string_map;
 
 constexpr const char* kQueueAllocationGate = "scheduling.volcano.sh/queue-allocation-gate";
 
@@ -81,8 +78,8 @@ void apply_group(const ResourceGroup& group, const json& pod, json& ops,
 
 AdmissionResponse admit_pods_mutate(const AdmissionRequest& request, const ClusterView& /*view*/,
                                     const AdmissionOptions& options) {
-  if (auto e = scheduling::check_and_decode(request, kPodsResource, pod_type()); !e.empty()) {
-    return AdmissionResponse::deny(e);
+  if (auto e = check_and_decode(request, kPodsResource, pod_type())) {
+    return AdmissionResponse::deny(*e);
   }
   if (request.operation != "CREATE") {
     return AdmissionResponse::deny("expect operation to be 'CREATE' ");

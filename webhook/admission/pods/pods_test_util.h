@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "webhook/admission/pods/pod_schema.h"
+#include "webhook/admission/pods/admit.h"
 #include "webhook/admission/scheduling/admit_test_util.h"
 
 namespace vc::webhook::pods::testing {

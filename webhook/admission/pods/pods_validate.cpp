@@ -4,8 +4,10 @@
 
 #include "common/go/strconv.h"
 #include "webhook/admission/field_error.h"
+#include "webhook/admission/go_readers.h"
 #include "webhook/admission/pods/admit.h"
 #include "webhook/admission/pods/pod_schema.h"
+#include "webhook/admission/request_checks.h"
 
 namespace vc::webhook::pods {
 namespace {
@@ -49,21 +51,19 @@ std::string trim(std::string s) {
 
 AdmissionResponse admit_pods_validate(const AdmissionRequest& request, const ClusterView& /*view*/,
                                       const AdmissionOptions& options) {
-  if (auto e = scheduling::check_and_decode(request, kPodsResource, pod_type()); !e.empty()) {
-    return AdmissionResponse::deny(e);
+  if (auto e = check_and_decode(request, kPodsResource, pod_type())) {
+    return AdmissionResponse::deny(*e);
   }
   if (request.operation != "CREATE") {
     return AdmissionResponse::deny("expect operation to be 'CREATE'");
   }
   // Only pods of the Volcano schedulers are checked.
-  const std::string scheduler =
-      scheduling::go_get_string(request.object, {"spec", "schedulerName"});
+  const std::string scheduler = go_get_string(request.object, {"spec", "schedulerName"});
   if (std::find(options.scheduler_names.begin(), options.scheduler_names.end(), scheduler) ==
       options.scheduler_names.end()) {
     return {};
   }
-  const auto annotations =
-      scheduling::go_get_string_map(request.object, {"metadata", "annotations"});
+  const auto annotations = go_get_string_map(request.object, {"metadata", "annotations"});
   int present = 0;
   for (const char* key : {kMinAvailable, kMaxUnavailable}) {
     auto it = annotations.find(key);

@@ -14,6 +14,12 @@
 
 namespace vc::webhook::scheduling {
 
+inline const GroupVersionResource kQueuesResource{"scheduling.volcano.sh", "v1beta1", "queues"};
+inline const GroupVersionResource kPodGroupsResource{"scheduling.volcano.sh", "v1beta1",
+                                                     "podgroups"};
+inline const GroupVersionResource kHyperNodesResource{"topology.volcano.sh", "v1alpha1",
+                                                      "hypernodes"};
+
 // /podgroups/mutate: CREATE only. A PodGroup in the "default" queue takes the queue named by its
 // namespace's "scheduling.volcano.sh/queue-name" annotation, when the namespace has one.
 AdmissionResponse admit_podgroups_mutate(const AdmissionRequest& request, const ClusterView& view,

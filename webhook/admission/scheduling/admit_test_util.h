@@ -11,7 +11,7 @@
 #include "webhook/admission/cluster_view.h"
 #include "webhook/admission/options.h"
 #include "webhook/admission/review.h"
-#include "webhook/admission/scheduling/schemas.h"
+#include "webhook/admission/scheduling/admit.h"
 
 namespace vc::webhook::scheduling::testing {
 

@@ -2,6 +2,8 @@
 
 #include "common/go/regexp.h"
 #include "webhook/admission/field_error.h"
+#include "webhook/admission/go_readers.h"
+#include "webhook/admission/request_checks.h"
 #include "webhook/admission/scheduling/admit.h"
 #include "webhook/admission/scheduling/schemas.h"
 
@@ -10,8 +12,8 @@ namespace vc::webhook::scheduling {
 AdmissionResponse admit_hypernodes_validate(const AdmissionRequest& request,
                                             const ClusterView& /*view*/,
                                             const AdmissionOptions& /*options*/) {
-  if (auto e = check_and_decode(request, kHyperNodesResource, hypernode_type()); !e.empty()) {
-    return AdmissionResponse::deny(e);
+  if (auto e = check_and_decode(request, kHyperNodesResource, hypernode_type())) {
+    return AdmissionResponse::deny(*e);
   }
   // Volcano checks only CREATE and UPDATE and lets every other operation through.
   if (request.operation != "CREATE" && request.operation != "UPDATE") return {};

@@ -2,6 +2,8 @@
 
 #include "common/go/strconv.h"
 #include "webhook/admission/field_error.h"
+#include "webhook/admission/go_readers.h"
+#include "webhook/admission/request_checks.h"
 #include "webhook/admission/scheduling/admit.h"
 #include "webhook/admission/scheduling/offline.h"
 #include "webhook/admission/scheduling/queue_model.h"
@@ -59,8 +61,8 @@ std::string topology_message(const json& object) {
 
 AdmissionResponse admit_podgroups_validate(const AdmissionRequest& request, const ClusterView& view,
                                            const AdmissionOptions& /*options*/) {
-  if (auto e = check_and_decode(request, kPodGroupsResource, podgroup_type()); !e.empty()) {
-    return AdmissionResponse::deny(e);
+  if (auto e = check_and_decode(request, kPodGroupsResource, podgroup_type())) {
+    return AdmissionResponse::deny(*e);
   }
   if (request.operation != "CREATE") {
     return AdmissionResponse::deny("unsupported operation " + request.operation);

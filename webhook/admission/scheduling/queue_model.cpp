@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "webhook/admission/scheduling/go_decode.h"
+#include "webhook/admission/go_readers.h"
 
 namespace vc::webhook::scheduling {
 namespace {

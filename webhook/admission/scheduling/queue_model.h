@@ -1,6 +1,6 @@
 #pragma once
 // QueueModel: the Queue fields the queue rules read, from a request object (already checked by
-// go_decode_error) or from a cached queue. Reading never fails: a missing or malformed field
+// check_and_decode) or from a cached queue. Reading never fails: a missing or malformed field
 // reads as its zero value, and a quantity that does not parse is left out, so a damaged cache
 // entry cannot crash a rule.
 //

@@ -1,5 +1,7 @@
 // /queues/mutate (spec webhook.md §2.5).
 
+#include "webhook/admission/go_readers.h"
+#include "webhook/admission/request_checks.h"
 #include "webhook/admission/scheduling/admit.h"
 #include "webhook/admission/scheduling/queue_model.h"
 #include "webhook/admission/scheduling/schemas.h"
@@ -8,8 +10,8 @@ namespace vc::webhook::scheduling {
 
 AdmissionResponse admit_queues_mutate(const AdmissionRequest& request, const ClusterView& /*view*/,
                                       const AdmissionOptions& /*options*/) {
-  if (auto e = check_and_decode(request, kQueuesResource, queue_type()); !e.empty()) {
-    return AdmissionResponse::deny(e);
+  if (auto e = check_and_decode(request, kQueuesResource, queue_type())) {
+    return AdmissionResponse::deny(*e);
   }
   if (request.operation != "CREATE") {
     return AdmissionResponse::deny("invalid operation `" + request.operation +

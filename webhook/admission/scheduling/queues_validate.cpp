@@ -3,6 +3,7 @@
 
 #include <optional>
 
+#include "webhook/admission/request_checks.h"
 #include "webhook/admission/scheduling/admit.h"
 #include "webhook/admission/scheduling/queue_rules.h"
 #include "webhook/admission/scheduling/schemas.h"
@@ -31,8 +32,8 @@ AdmissionResponse create_or_update(const AdmissionRequest& request, const Cluste
   }
   std::optional<QueueModel> old;
   if (!create) {
-    if (auto e = go_decode_error(request.old_object, queue_type()); !e.empty()) {
-      return deny(std::move(e), std::move(warnings));
+    if (auto e = go::check_go_types(request.old_object, queue_type(), kNameQuantityField)) {
+      return deny(std::move(*e), std::move(warnings));
     }
     old = read_queue(request.old_object);
   }
@@ -66,8 +67,8 @@ AdmissionResponse create_or_update(const AdmissionRequest& request, const Cluste
 AdmissionResponse admit_queues_validate(const AdmissionRequest& request, const ClusterView& view,
                                         const AdmissionOptions& options) {
   // DELETE carries no object, which decodes as an empty Queue.
-  if (auto e = check_and_decode(request, kQueuesResource, queue_type()); !e.empty()) {
-    return AdmissionResponse::deny(e);
+  if (auto e = check_and_decode(request, kQueuesResource, queue_type())) {
+    return AdmissionResponse::deny(*e);
   }
   if (request.operation == "CREATE" || request.operation == "UPDATE") {
     return create_or_update(request, view, options);

@@ -1,136 +1,151 @@
 #include "webhook/admission/scheduling/schemas.h"
 
+#include "common/go/json_types/object_meta.h"
+
 namespace vc::webhook::scheduling {
 namespace {
 
-using K = GoType::Kind;
+using go::GoKind;
+using go::GoType;
 
-GoTypePtr int32_type() {
-  return go_scalar(K::Int32, "int32");
-}
+// The three tables, built once; types_ owns their types.
+class Tables {
+ public:
+  Tables() { build(); }
 
-GoTypePtr label_selector_requirements() {
-  return go_slice(
-      go_struct("v1.LabelSelectorRequirement", {{"key", go_string()},
-                                                {"operator", go_string("v1.LabelSelectorOperator")},
-                                                {"values", go_slice(go_string())}}));
-}
+  const GoType* queue = nullptr;
+  const GoType* podgroup = nullptr;
+  const GoType* hypernode = nullptr;
 
-GoTypePtr label_selector() {
-  return go_struct("v1.LabelSelector", {{"matchLabels", go_map(go_string())},
-                                        {"matchExpressions", label_selector_requirements()}});
-}
+ private:
+  void build();
 
-GoTypePtr network_topology() {
-  return go_struct("v1beta1.NetworkTopologySpec",
-                   {{"mode", go_string("v1beta1.NetworkTopologyMode")},
-                    {"highestTierAllowed", go_scalar(K::Int64, "int")},
-                    {"highestTierName", go_string()}});
-}
+  go::GoTypes types_;
+};
 
-GoTypePtr type_meta_and(std::string name, GoTypePtr spec, GoTypePtr status) {
-  return go_struct(std::move(name), {{"kind", go_string()},
-                                     {"apiVersion", go_string()},
-                                     {"metadata", go_object_meta()},
-                                     {"spec", std::move(spec)},
-                                     {"status", std::move(status)}});
-}
-
-GoTypePtr build_queue() {
-  auto node_group = [](const char* name) {
-    return go_struct(name,
-                     {{"requiredDuringSchedulingIgnoredDuringExecution", go_slice(go_string())},
-                      {"preferredDuringSchedulingIgnoredDuringExecution", go_slice(go_string())}});
+void Tables::build() {
+  auto& t = types_;
+  const GoType* str = t.scalar(GoKind::String, "string");
+  const GoType* strings = t.slice(str);
+  const GoType* string_map = t.map(str);
+  const GoType* i32 = t.scalar(GoKind::Int32, "int32");
+  const GoType* go_int = t.scalar(GoKind::Int, "int");
+  const GoType* any = t.scalar(GoKind::Any, "interface {}");
+  const GoType* resource_list =
+      t.map(t.scalar(GoKind::Quantity, "resource.Quantity"), "v1.ResourceList");
+  const GoType* object_meta = go::object_meta(t, false);
+  auto named = [&](const char* name) { return t.scalar(GoKind::String, name); };
+  // TypeMeta, ObjectMeta, spec and status: the shape of every top-level type here.
+  auto top_level = [&](const char* name, const GoType* spec, const GoType* status) {
+    return t.structure(name, {{"kind", str},
+                              {"apiVersion", str},
+                              {"metadata", object_meta},
+                              {"spec", spec},
+                              {"status", status}});
   };
-  auto spec = go_struct(
+  const GoType* selector_requirements = t.slice(t.structure(
+      "v1.LabelSelectorRequirement",
+      {{"key", str}, {"operator", named("v1.LabelSelectorOperator")}, {"values", strings}}));
+  const GoType* network_topology =
+      t.structure("v1beta1.NetworkTopologySpec", {{"mode", named("v1beta1.NetworkTopologyMode")},
+                                                  {"highestTierAllowed", go_int},
+                                                  {"highestTierName", str}});
+
+  auto node_group = [&](const char* name) {
+    return t.structure(name, {{"requiredDuringSchedulingIgnoredDuringExecution", strings},
+                              {"preferredDuringSchedulingIgnoredDuringExecution", strings}});
+  };
+  const GoType* queue_spec = t.structure(
       "v1beta1.QueueSpec",
-      {{"weight", int32_type()},
-       {"capability", go_resource_list()},
-       {"reclaimable", go_scalar(K::Bool, "bool")},
+      {{"weight", i32},
+       {"capability", resource_list},
+       {"reclaimable", t.scalar(GoKind::Bool, "bool")},
        {"extendClusters",
-        go_slice(go_struct(
-            "v1beta1.Cluster",
-            {{"name", go_string()}, {"weight", int32_type()}, {"capacity", go_resource_list()}}))},
-       {"guarantee", go_struct("v1beta1.Guarantee", {{"resource", go_resource_list()}})},
+        t.slice(t.structure("v1beta1.Cluster",
+                            {{"name", str}, {"weight", i32}, {"capacity", resource_list}}))},
+       {"guarantee", t.structure("v1beta1.Guarantee", {{"resource", resource_list}})},
        {"affinity",
-        go_struct("v1beta1.Affinity",
-                  {{"nodeGroupAffinity", node_group("v1beta1.NodeGroupAffinity")},
-                   {"nodeGroupAntiAffinity", node_group("v1beta1.NodeGroupAntiAffinity")}})},
-       {"type", go_string()},
-       {"parent", go_string()},
-       {"deserved", go_resource_list()},
-       {"priority", int32_type()},
-       {"dequeueStrategy", go_string("v1beta1.DequeueStrategy")}});
-  auto status = go_struct(
+        t.structure("v1beta1.Affinity",
+                    {{"nodeGroupAffinity", node_group("v1beta1.NodeGroupAffinity")},
+                     {"nodeGroupAntiAffinity", node_group("v1beta1.NodeGroupAntiAffinity")}})},
+       {"type", str},
+       {"parent", str},
+       {"deserved", resource_list},
+       {"priority", i32},
+       {"dequeueStrategy", named("v1beta1.DequeueStrategy")}});
+  const GoType* queue_status = t.structure(
       "v1beta1.QueueStatus",
-      {{"state", go_string("v1beta1.QueueState")},
-       {"unknown", int32_type()},
-       {"pending", int32_type()},
-       {"running", int32_type()},
-       {"inqueue", int32_type()},
-       {"completed", int32_type()},
-       {"reservation", go_struct("v1beta1.Reservation", {{"nodes", go_slice(go_string())},
-                                                         {"resource", go_resource_list()}})},
-       {"allocated", go_resource_list()}});
-  return type_meta_and("v1beta1.Queue", spec, status);
-}
+      {{"state", named("v1beta1.QueueState")},
+       {"unknown", i32},
+       {"pending", i32},
+       {"running", i32},
+       {"inqueue", i32},
+       {"completed", i32},
+       {"reservation",
+        t.structure("v1beta1.Reservation", {{"nodes", strings}, {"resource", resource_list}})},
+       {"allocated", resource_list}});
+  queue = top_level("v1beta1.Queue", queue_spec, queue_status);
 
-GoTypePtr build_podgroup() {
-  auto spec = go_struct(
+  const GoType* label_selector =
+      t.structure("v1.LabelSelector",
+                  {{"matchLabels", string_map}, {"matchExpressions", selector_requirements}});
+  const GoType* podgroup_spec = t.structure(
       "v1beta1.PodGroupSpec",
-      {{"minMember", int32_type()},
-       {"minTaskMember", go_map(int32_type())},
-       {"queue", go_string()},
-       {"priorityClassName", go_string()},
-       {"minResources", go_resource_list()},
-       {"networkTopology", network_topology()},
-       {"subGroupPolicy", go_slice(go_struct("v1beta1.SubGroupPolicySpec",
-                                             {{"name", go_string()},
-                                              {"networkTopology", network_topology()},
-                                              {"subGroupSize", int32_type()},
-                                              {"minSubGroups", int32_type()},
-                                              {"labelSelector", label_selector()},
-                                              {"matchLabelKeys", go_slice(go_string())}}))}});
-  auto status = go_struct("v1beta1.PodGroupStatus", {{"phase", go_string("v1beta1.PodGroupPhase")},
-                                                     {"conditions", go_any()},
-                                                     {"running", int32_type()},
-                                                     {"succeeded", int32_type()},
-                                                     {"failed", int32_type()}});
-  return type_meta_and("v1beta1.PodGroup", spec, status);
+      {{"minMember", i32},
+       {"minTaskMember", t.map(i32)},
+       {"queue", str},
+       {"priorityClassName", str},
+       {"minResources", resource_list},
+       {"networkTopology", network_topology},
+       {"subGroupPolicy",
+        t.slice(t.structure("v1beta1.SubGroupPolicySpec", {{"name", str},
+                                                           {"networkTopology", network_topology},
+                                                           {"subGroupSize", i32},
+                                                           {"minSubGroups", i32},
+                                                           {"labelSelector", label_selector},
+                                                           {"matchLabelKeys", strings}}))}});
+  const GoType* podgroup_status =
+      t.structure("v1beta1.PodGroupStatus", {{"phase", named("v1beta1.PodGroupPhase")},
+                                             {"conditions", any},
+                                             {"running", i32},
+                                             {"succeeded", i32},
+                                             {"failed", i32}});
+  podgroup = top_level("v1beta1.PodGroup", podgroup_spec, podgroup_status);
+
+  const GoType* selector = t.structure(
+      "v1alpha1.MemberSelector",
+      {{"exactMatch", t.structure("v1alpha1.ExactMatch", {{"name", str}})},
+       {"regexMatch", t.structure("v1alpha1.RegexMatch", {{"pattern", str}})},
+       {"labelMatch",
+        t.structure("v1alpha1.LabelMatch",
+                    {{"matchLabels", string_map}, {"matchExpressions", selector_requirements}})}});
+  const GoType* hypernode_spec = t.structure(
+      "v1alpha1.HyperNodeSpec",
+      {{"tier", go_int},
+       {"tierName", str},
+       {"members",
+        t.slice(t.structure("v1alpha1.MemberSpec",
+                            {{"type", named("v1alpha1.MemberType")}, {"selector", selector}}))}});
+  hypernode = top_level("v1alpha1.HyperNode", hypernode_spec, any);
 }
 
-GoTypePtr build_hypernode() {
-  auto selector = go_struct(
-      "v1alpha1.MemberSelector",
-      {{"exactMatch", go_struct("v1alpha1.ExactMatch", {{"name", go_string()}})},
-       {"regexMatch", go_struct("v1alpha1.RegexMatch", {{"pattern", go_string()}})},
-       {"labelMatch",
-        go_struct("v1alpha1.LabelMatch", {{"matchLabels", go_map(go_string())},
-                                          {"matchExpressions", label_selector_requirements()}})}});
-  auto spec = go_struct("v1alpha1.HyperNodeSpec",
-                        {{"tier", go_scalar(K::Int64, "int")},
-                         {"tierName", go_string()},
-                         {"members", go_slice(go_struct("v1alpha1.MemberSpec",
-                                                        {{"type", go_string("v1alpha1.MemberType")},
-                                                         {"selector", selector}}))}});
-  return type_meta_and("v1alpha1.HyperNode", spec, go_any());
+const Tables& tables() {
+  static const Tables t;
+  return t;
 }
 
 }  // namespace
 
 const GoType& queue_type() {
-  static const GoTypePtr type = build_queue();
-  return *type;
+  return *tables().queue;
 }
 
 const GoType& podgroup_type() {
-  static const GoTypePtr type = build_podgroup();
-  return *type;
+  return *tables().podgroup;
 }
 
 const GoType& hypernode_type() {
-  static const GoTypePtr type = build_hypernode();
-  return *type;
+  return *tables().hypernode;
 }
 
 }  // namespace vc::webhook::scheduling
