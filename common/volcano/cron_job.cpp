@@ -68,11 +68,7 @@ void decode_cron_job(const json& cron_job, CronJob& out, const FieldPath& root) 
 
 json encode_cron_job_status(const CronJobStatus& s) {
   json out = json::object();
-  if (!s.active.empty()) {
-    json active = json::array();
-    for (const ObjectReference& ref : s.active) active.push_back(encode_object_reference(ref));
-    out["active"] = std::move(active);
-  }
+  write::list(out, "active", s.active, encode_object_reference);
   write::time_if_set(out, "lastScheduleTime", s.last_schedule_time);
   write::time_if_set(out, "lastSuccessfulTime", s.last_successful_time);
   return out;

@@ -51,11 +51,7 @@ void decode_hyper_node(const json& hyper_node, HyperNode& out, const FieldPath& 
 
 json encode_hyper_node_status(const HyperNodeStatus& s) {
   json out = json::object();
-  if (!s.conditions.empty()) {
-    json list = json::array();
-    for (const Condition& c : s.conditions) list.push_back(encode_condition(c));
-    out["conditions"] = std::move(list);
-  }
+  write::list(out, "conditions", s.conditions, encode_condition);
   write::nonzero(out, "nodeCount", s.node_count);
   return out;
 }

@@ -98,12 +98,7 @@ json encode_flow_job_status(const FlowJobStatus& s) {
   write::nonempty(out, "name", s.name);
   write::nonempty(out, "state", s.state);
   write::nonzero(out, "restartCount", s.restart_count);
-  if (!s.running_histories.empty()) {
-    json list = json::array();
-    for (const JobRunningHistory& h : s.running_histories)
-      list.push_back(encode_running_history(h));
-    out["runningHistories"] = std::move(list);
-  }
+  write::list(out, "runningHistories", s.running_histories, encode_running_history);
   return out;
 }
 
@@ -167,11 +162,7 @@ json encode_job_flow_status(const JobFlowStatus& s) {
   write::strings(out, "completedJobs", s.completed_jobs);
   write::strings(out, "terminatedJobs", s.terminated_jobs);
   write::strings(out, "unKnowJobs", s.unknown_jobs);
-  if (!s.job_status_list.empty()) {
-    json list = json::array();
-    for (const FlowJobStatus& j : s.job_status_list) list.push_back(encode_flow_job_status(j));
-    out["jobStatusList"] = std::move(list);
-  }
+  write::list(out, "jobStatusList", s.job_status_list, encode_flow_job_status);
   if (!s.conditions.empty()) {
     json conditions = json::object();
     for (const auto& [job, c] : s.conditions) conditions[job] = encode_flow_condition(c);

@@ -1,10 +1,10 @@
 #pragma once
 // The Volcano JobFlow (flow.volcano.sh/v1alpha1), typed: an ordered set of JobTemplates run as
-// Volcano Jobs, each once the jobs it depends on have completed (spec controller-manager.md
-// §5.1, §5.2). Decoded with the rules of json_read.h; a flow's patch.jobSpec by decode_job_spec
-// (templates interned). Volcano ignores `patch` and `dependsOn.probe`
-// (spec controller-manager.md §6.3.16); they are decoded all the same, so a stored JobFlow
-// reads whole.
+// Volcano Jobs, each once the jobs it depends on have completed
+// (spec controller-manager.md §5.1, §5.2). Decoded with the rules of json_read.h; a flow's
+// patch.jobSpec by decode_job_spec (templates interned). Volcano ignores `patch` and
+// `dependsOn.probe` (spec controller-manager.md §6.3.16); they are decoded all the same, so a
+// stored JobFlow reads whole.
 //
 // encode_job_flow_status writes JobFlowStatus as Go's encoding/json does:
 //   - the six job-name lists, jobStatusList and conditions are omitted when empty;

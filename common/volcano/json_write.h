@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -26,6 +27,14 @@ void nonzero(nlohmann::json& out, const char* key, std::int64_t v);
 void strings(nlohmann::json& out, const char* key, const std::vector<std::string>& v);
 // `*metav1.Time ,omitempty`: left out when unset.
 void time_if_set(nlohmann::json& out, const char* key, const std::optional<api::TimePoint>& t);
+// `[]T ,omitempty`, each element written by encode(element).
+template <class T, class Encode>
+void list(nlohmann::json& out, const char* key, const std::vector<T>& items, Encode&& encode) {
+  if (items.empty()) return;
+  nlohmann::json list = nlohmann::json::array();
+  for (const T& item : items) list.push_back(encode(item));
+  out[key] = std::move(list);
+}
 // `metav1.Time` (with or without omitempty, a struct is always written): RFC 3339 with whole
 // seconds, or null for the zero time.
 nlohmann::json time_or_null(const std::optional<api::TimePoint>& t);

@@ -10,10 +10,6 @@ using nlohmann::json;
 using testing::StrEq;
 using testing::ThrowsMessage;
 
-api::TimePoint at(const char* text) {
-  return *api::parse_time(text);
-}
-
 TEST(OwnerRefAt, ReadsEveryMemberAndKeepsUnsetBooleansUnset) {
   const json doc = json::parse(R"({"target": {"apiVersion": "batch.volcano.sh/v1alpha1",
       "kind": "Job", "name": "job1", "uid": "u-1", "controller": true, "extra": 1}})");
@@ -54,8 +50,8 @@ TEST(Conditions, DecodeAndEncodeInGosShape) {
       "reason": "Synced", "message": "all members found"}]})");
   const auto conditions = conditions_at(doc, "conditions", FieldPath());
   ASSERT_EQ(conditions.size(), 1u);
-  EXPECT_EQ(conditions[0], (Condition{"Ready", "True", 3, at("2024-01-02T03:04:05Z"), "Synced",
-                                      "all members found"}));
+  EXPECT_EQ(conditions[0], (Condition{"Ready", "True", 3, api::parse_time("2024-01-02T03:04:05Z"),
+                                      "Synced", "all members found"}));
   EXPECT_EQ(encode_condition(conditions[0]), doc["conditions"][0]);
   // metav1.Condition tags only observedGeneration omitempty; its zero time is null.
   EXPECT_EQ(encode_condition({"Ready", "Unknown", 0, std::nullopt, "", ""}),
