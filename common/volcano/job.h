@@ -139,6 +139,7 @@ struct JobSpec {
   std::vector<LifecyclePolicy> policies;
   // spec.plugins: plugin name -> arguments, sorted by name (a Go map has no order).
   std::vector<std::pair<std::string, std::vector<std::string>>> plugins;
+  std::optional<std::chrono::nanoseconds> running_estimate;  // metav1.Duration, e.g. "2h"
   std::string queue;
   std::int32_t max_retry = 0;
   std::optional<std::int32_t> ttl_seconds_after_finished;

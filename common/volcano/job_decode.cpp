@@ -170,6 +170,7 @@ JobSpec decode_job_spec(const json& spec, const FieldPath& at, TemplateMode temp
   });
   out.policies = policies_at(spec, at);
   out.plugins = plugins_at(spec, at);
+  out.running_estimate = read::duration_at(spec, "runningEstimate", at);
   out.queue = read::string_at(spec, "queue", at);
   out.max_retry = read::int32_at(spec, "maxRetry", at);
   out.ttl_seconds_after_finished = read::opt_int32_at(spec, "ttlSecondsAfterFinished", at);

@@ -75,11 +75,11 @@ std::int64_t integer(const json& v, const FieldPath& at, std::int64_t lo, std::i
   wrong_type("an integer", v, at);
 }
 
+}  // namespace
+
 void record(const FieldPath& at) {
   if (FieldTrace* t = at.trace(); t != nullptr) t->read.insert(at.schema_text());
 }
-
-}  // namespace
 
 const json* find(const json& object, std::string_view name, const FieldPath& at) {
   record(at.key(name));
@@ -211,8 +211,9 @@ std::vector<std::string> strings_at(const json& object, std::string_view name,
                                     const FieldPath& at) {
   std::vector<std::string> out;
   const json* list = array_at(object, name, at);
-  if (list == nullptr) return out;
   const FieldPath here = at.key(name);
+  if (here.trace() != nullptr) record(here.index(0));
+  if (list == nullptr) return out;
   out.reserve(list->size());
   for (std::size_t i = 0; i < list->size(); ++i) {
     const json& e = (*list)[i];

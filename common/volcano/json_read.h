@@ -9,7 +9,8 @@
 // when an error is reported, so a decode that succeeds builds no path strings.
 //
 // A FieldPath may carry a FieldTrace, which records every member a decoder looked up (present or
-// not) in CRD path form ("spec.tasks[].replicas"). The model coverage test decodes a document
+// not) in CRD path form ("spec.tasks[].replicas"), and the elements of every list and map it
+// walked ("spec.tasks[]", "metadata.labels{}"). The model coverage test decodes a document
 // shaped like a CRD schema with a trace and fails on any schema field the decoder never asked
 // for: a field the model does not know cannot go unnoticed.
 //
@@ -96,6 +97,9 @@ namespace read {
 // The member `name` of `object` (which must be an object), or null when absent or JSON null.
 // Records the lookup in the trace.
 const json* find(const json& object, std::string_view name, const FieldPath& at);
+// Records `at` in the trace, if there is one: for list elements and map values, which have no
+// member name to look up.
+void record(const FieldPath& at);
 
 // Checks the value's JSON type; returns it.
 const json& object(const json& v, const FieldPath& at);
@@ -147,6 +151,7 @@ void each_at(const json& object, std::string_view name, const FieldPath& at, Fn&
   static const json kEmpty = json::object();
   const json* list = array_at(object, name, at);
   const FieldPath here = at.key(name);
+  if (here.trace() != nullptr) record(here.index(0));
   if (list == nullptr) {
     // Nothing to read, but a traced decode still learns which fields an element has.
     if (here.trace() != nullptr) fn(kEmpty, here.index(0));
@@ -166,6 +171,7 @@ void each_entry_at(const json& object, std::string_view name, const FieldPath& a
   static const json kNull;
   const json* map = object_at(object, name, at);
   const FieldPath here = at.key(name);
+  if (here.trace() != nullptr) record(here.map_value("key"));
   if (map == nullptr || (map->empty() && here.trace() != nullptr)) {
     // A traced decode still learns which fields a value has.
     if (here.trace() != nullptr) fn(std::string_view("key"), kNull, here.map_value("key"));

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "common/kube/resource.h"
+#include "common/volcano/command.h"
 
 namespace vc::controllers::queue {
 
@@ -10,26 +11,27 @@ using nlohmann::json;
 
 namespace {
 
-std::string string_field(const json& object, const char* key) {
-  auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+// The Command when it decodes and targets a Queue.
+std::optional<volcano::Command> queue_command(const json& command) {
+  auto decoded = volcano::command_from_json(command);
+  if (!decoded ||
+      !decoded->targets(kube::resources::queues.api_version(), kube::resources::queues.kind)) {
+    return std::nullopt;
+  }
+  return std::move(*decoded);
 }
 
 }  // namespace
 
 bool targets_queue(const json& command) {
-  auto target = command.find("target");
-  if (target == command.end() || !target->is_object()) return false;
-  return string_field(*target, "apiVersion") == kube::resources::queues.api_version() &&
-         string_field(*target, "kind") == kube::resources::queues.kind;
+  return queue_command(command).has_value();
 }
 
 std::optional<Request> command_request(const json& command) {
-  if (!command.is_object() || !targets_queue(command)) return std::nullopt;
-  std::string queue = string_field(command["target"], "name");
-  if (queue.empty()) return std::nullopt;
-  return Request{std::move(queue), std::string(kCommandIssuedEvent),
-                 string_field(command, "action")};
+  std::optional<volcano::Command> c = queue_command(command);
+  if (!c || c->target->name.empty()) return std::nullopt;
+  return Request{std::move(c->target->name), std::string(kCommandIssuedEvent),
+                 std::move(c->action)};
 }
 
 }  // namespace vc::controllers::queue

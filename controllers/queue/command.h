@@ -13,7 +13,9 @@
 namespace vc::controllers::queue {
 
 // True when the command's target is a Queue: target.apiVersion exactly
-// scheduling.volcano.sh/v1beta1 and target.kind Queue.
+// scheduling.volcano.sh/v1beta1 and target.kind Queue. A Command with a member of the wrong
+// JSON type targets nothing (Go's client would fail to decode it and never deliver it); the
+// decoding is the shared model's (common/volcano/command.h).
 bool targets_queue(const nlohmann::json& command);
 
 // {target.name, CommandIssued, action verbatim} for a command that targets a queue by name;

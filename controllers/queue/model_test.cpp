@@ -84,5 +84,17 @@ TEST(QueueCommand, CommandsForOtherTargetsAreIgnored) {
   EXPECT_TRUE(targets_queue(command("scheduling.volcano.sh/v1beta1", "Queue", "q", "x")));
 }
 
+// Go's client cannot decode such a Command, so Volcano never sees it.
+TEST(QueueCommand, ACommandWithAMistypedMemberTargetsNothing) {
+  json c = command("scheduling.volcano.sh/v1beta1", "Queue", "q1", "CloseQueue");
+  c["action"] = 1;
+  EXPECT_FALSE(targets_queue(c));
+  EXPECT_FALSE(command_request(c));
+  c = command("scheduling.volcano.sh/v1beta1", "Queue", "q1", "CloseQueue");
+  c["target"]["controller"] = "true";
+  EXPECT_FALSE(targets_queue(c));
+  EXPECT_FALSE(targets_queue(json::array()));
+}
+
 }  // namespace
 }  // namespace vc::controllers::queue

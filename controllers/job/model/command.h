@@ -2,7 +2,8 @@
 // bus.volcano.sh/v1alpha1 Command as the job controller reads it
 // (spec job-controller.md §1.2, §6): the controller acts only on Commands whose `target` is set
 // with apiVersion batch.volcano.sh/v1alpha1 and kind Job; it deletes the Command, then enqueues
-// {namespace, target.name, CommandIssued, action}. `reason` and `message` are not read.
+// {namespace, target.name, CommandIssued, action}. `reason` and `message` are not used. The
+// Command is decoded by the shared model (common/volcano/command.h).
 //
 // Threads: pure functions and plain values.
 
@@ -25,8 +26,8 @@ struct JobCommand {
 };
 
 // The command when its target is a batch.volcano.sh/v1alpha1 Job; nullopt otherwise, and also
-// when a field the controller reads has the wrong JSON type (Go's client would fail to decode
-// such a Command and never deliver it).
+// when a field has the wrong JSON type (Go's client would fail to decode such a Command and
+// never deliver it).
 std::optional<JobCommand> job_command_from_json(const nlohmann::json& command);
 
 }  // namespace vc::controllers::job
