@@ -1,5 +1,8 @@
 #include "common/volcano/job_decode.h"
 
+#include "common/volcano/json_write.h"
+#include "common/volcano/task_status_count.h"
+
 namespace vc::volcano {
 
 using nlohmann::json;
@@ -122,20 +125,6 @@ void read_state(const json& status, const FieldPath& at, JobStatus& out) {
   out.last_transition_time = read::time_at(*state, "lastTransitionTime", p);
 }
 
-void read_task_status_count(const json& status, const FieldPath& at, JobStatus& out) {
-  read::each_entry_at(status, "taskStatusCount", at,
-                      [&](std::string_view task, const json& state, const FieldPath& tp) {
-                        TaskPhaseCounts& phases = out.task_status_count[std::string(task)];
-                        static const json kEmpty = json::object();
-                        const json& s = state.is_null() ? kEmpty : read::object(state, tp);
-                        read::each_entry_at(
-                            s, "phase", tp,
-                            [&](std::string_view phase, const json& n, const FieldPath& np) {
-                              phases[std::string(phase)] = n.is_null() ? 0 : read::int32(n, np);
-                            });
-                      });
-}
-
 void read_conditions(const json& status, const FieldPath& at, JobStatus& out) {
   read::each_at(status, "conditions", at, [&](const json& c, const FieldPath& cp) {
     JobCondition cond;
@@ -143,14 +132,6 @@ void read_conditions(const json& status, const FieldPath& at, JobStatus& out) {
     cond.last_transition_time = read::time_at(c, "lastTransitionTime", cp);
     out.conditions.push_back(std::move(cond));
   });
-}
-
-void put_nonzero(json& out, const char* key, std::int32_t v) {
-  if (v != 0) out[key] = v;
-}
-
-void put_nonempty(json& out, const char* key, const std::string& v) {
-  if (!v.empty()) out[key] = v;
 }
 
 }  // namespace
@@ -185,7 +166,7 @@ JobStatus decode_job_status(const json& status, const FieldPath& at) {
   read::object(status, at);
   read_state(status, at, out);
   out.min_available = read::int32_at(status, "minAvailable", at);
-  read_task_status_count(status, at, out);
+  out.task_status_count = task_status_count_at(status, "taskStatusCount", at);
   out.pending = read::int32_at(status, "pending", at);
   out.running = read::int32_at(status, "running", at);
   out.succeeded = read::int32_at(status, "succeeded", at);
@@ -217,43 +198,30 @@ void decode_job(const json& job, Job& out, TemplateMode templates, const FieldPa
 json encode_job_status(const JobStatus& s) {
   json out = json::object();
   json state = json::object();
-  put_nonempty(state, "phase", s.phase);
-  put_nonempty(state, "reason", s.reason);
-  put_nonempty(state, "message", s.message);
-  state["lastTransitionTime"] =
-      s.last_transition_time ? json(api::format_rfc3339(*s.last_transition_time)) : json(nullptr);
+  write::nonempty(state, "phase", s.phase);
+  write::nonempty(state, "reason", s.reason);
+  write::nonempty(state, "message", s.message);
+  state["lastTransitionTime"] = write::time_or_null(s.last_transition_time);
   out["state"] = std::move(state);
-  put_nonzero(out, "minAvailable", s.min_available);
+  write::nonzero(out, "minAvailable", s.min_available);
   if (!s.task_status_count.empty()) {
-    json counts = json::object();
-    for (const auto& [task, phases] : s.task_status_count) {
-      json task_state = json::object();
-      if (!phases.empty()) task_state["phase"] = phases;
-      counts[task] = std::move(task_state);
-    }
-    out["taskStatusCount"] = std::move(counts);
+    out["taskStatusCount"] = encode_task_status_count(s.task_status_count);
   }
-  put_nonzero(out, "pending", s.pending);
-  put_nonzero(out, "running", s.running);
-  put_nonzero(out, "succeeded", s.succeeded);
-  put_nonzero(out, "failed", s.failed);
-  put_nonzero(out, "terminating", s.terminating);
-  put_nonzero(out, "unknown", s.unknown);
-  put_nonzero(out, "version", s.version);
-  put_nonzero(out, "retryCount", s.retry_count);
+  write::nonzero(out, "pending", s.pending);
+  write::nonzero(out, "running", s.running);
+  write::nonzero(out, "succeeded", s.succeeded);
+  write::nonzero(out, "failed", s.failed);
+  write::nonzero(out, "terminating", s.terminating);
+  write::nonzero(out, "unknown", s.unknown);
+  write::nonzero(out, "version", s.version);
+  write::nonzero(out, "retryCount", s.retry_count);
   if (s.running_duration) out["runningDuration"] = *s.running_duration;
   if (!s.controlled_resources.empty()) out["controlledResources"] = s.controlled_resources;
-  if (!s.conditions.empty()) {
-    json list = json::array();
-    for (const JobCondition& c : s.conditions) {
-      json cond = {{"status", c.status}};
-      if (c.last_transition_time) {
-        cond["lastTransitionTime"] = api::format_rfc3339(*c.last_transition_time);
-      }
-      list.push_back(std::move(cond));
-    }
-    out["conditions"] = std::move(list);
-  }
+  write::list(out, "conditions", s.conditions, [](const JobCondition& c) {
+    json cond = {{"status", c.status}};
+    write::time_if_set(cond, "lastTransitionTime", c.last_transition_time);
+    return cond;
+  });
   return out;
 }
 

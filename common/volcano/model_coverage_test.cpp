@@ -23,6 +23,7 @@
 #include "common/volcano/job_decode.h"
 #include "common/volcano/job_flow.h"
 #include "common/volcano/job_template.h"
+#include "common/volcano/queue.h"
 
 namespace vc::volcano {
 namespace {
@@ -139,6 +140,10 @@ TEST(ModelCoverage, JobTemplateDecoderReadsEveryCrdField) {
 TEST(ModelCoverage, HyperNodeDecoderReadsEveryCrdField) {
   expect_covered("topology.volcano.sh_hypernodes.yaml", "HyperNode",
                  whole<HyperNode>(decode_hyper_node));
+}
+
+TEST(ModelCoverage, QueueDecoderReadsEveryCrdField) {
+  expect_covered("scheduling.volcano.sh_queues.yaml", "Queue", whole<Queue>(decode_queue));
 }
 
 TEST(ModelCoverage, CommandDecoderReadsEveryCrdField) {
