@@ -22,7 +22,7 @@ JobTemplateMetadata template_metadata_at(const json& job_template, const FieldPa
   return out;
 }
 
-CronJobSpec decode_spec(const json& spec, const FieldPath& at) {
+CronJobSpec decode_spec(const json& spec, const FieldPath& at, TemplateMode templates) {
   CronJobSpec out;
   out.schedule = read::string_at(spec, "schedule", at);
   if (const json* zone = read::find(spec, "timeZone", at); zone != nullptr) {
@@ -35,7 +35,7 @@ CronJobSpec decode_spec(const json& spec, const FieldPath& at) {
     const FieldPath tp = at.key("jobTemplate");
     out.job_template.metadata = template_metadata_at(*tmpl, tp);
     if (const json* job_spec = read::object_at(*tmpl, "spec", tp); job_spec != nullptr) {
-      out.job_template.spec = decode_job_spec(*job_spec, tp.key("spec"), TemplateMode::kIntern);
+      out.job_template.spec = decode_job_spec(*job_spec, tp.key("spec"), templates);
     }
   }
   out.successful_jobs_history_limit = read::opt_int32_at(spec, "successfulJobsHistoryLimit", at);
@@ -55,11 +55,12 @@ CronJobStatus decode_cron_job_status(const json& status, const FieldPath& at) {
   return out;
 }
 
-void decode_cron_job(const json& cron_job, CronJob& out, const FieldPath& root) {
+void decode_cron_job(const json& cron_job, CronJob& out, const FieldPath& root,
+                     TemplateMode templates) {
   read::object(cron_job, root);
   decode_object_meta(cron_job, root, out);
   if (const json* spec = read::object_at(cron_job, "spec", root); spec != nullptr) {
-    out.spec = decode_spec(*spec, root.key("spec"));
+    out.spec = decode_spec(*spec, root.key("spec"), templates);
   }
   if (const json* status = read::object_at(cron_job, "status", root); status != nullptr) {
     out.status = decode_cron_job_status(*status, root.key("status"));

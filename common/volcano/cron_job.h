@@ -19,7 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/api/time.h"
-#include "common/volcano/job.h"
+#include "common/volcano/job_decode.h"
 #include "common/volcano/json_read.h"
 #include "common/volcano/meta_types.h"
 #include "common/volcano/object_meta.h"
@@ -77,9 +77,11 @@ struct CronJob : ObjectMeta {
   CronJobStatus status;
 };
 
-// Decodes a whole CronJob (metadata, spec, status) into out. Throws DecodeError.
+// Decodes a whole CronJob (metadata, spec, status) into out. Throws DecodeError. Pod templates
+// of the job template are held as `templates` says (job_decode.h).
 void decode_cron_job(const nlohmann::json& cron_job, CronJob& out,
-                     const FieldPath& root = FieldPath());
+                     const FieldPath& root = FieldPath(),
+                     TemplateMode templates = TemplateMode::kIntern);
 CronJobStatus decode_cron_job_status(const nlohmann::json& status, const FieldPath& at);
 
 nlohmann::json encode_cron_job_status(const CronJobStatus& status);

@@ -34,7 +34,7 @@ FlowProbe probe_from_json(const json& probe, const FieldPath& at) {
   return out;
 }
 
-Flow flow_from_json(const json& f, const FieldPath& at) {
+Flow flow_from_json(const json& f, const FieldPath& at, TemplateMode templates) {
   Flow out;
   out.name = read::string_at(f, "name", at);
   if (const json* d = read::object_at(f, "dependsOn", at); d != nullptr) {
@@ -50,8 +50,7 @@ Flow flow_from_json(const json& f, const FieldPath& at) {
     const FieldPath pp = at.key("patch");
     // Patch embeds the JobSpec under the tag "jobSpec"; absent, it is the zero JobSpec.
     const json* spec = read::object_at(*patch, "jobSpec", pp);
-    out.patch = spec == nullptr ? JobSpec()
-                                : decode_job_spec(*spec, pp.key("jobSpec"), TemplateMode::kIntern);
+    out.patch = spec == nullptr ? JobSpec() : decode_job_spec(*spec, pp.key("jobSpec"), templates);
   }
   return out;
 }
@@ -139,13 +138,14 @@ JobFlowStatus decode_job_flow_status(const json& status, const FieldPath& at) {
   return out;
 }
 
-void decode_job_flow(const json& job_flow, JobFlow& out, const FieldPath& root) {
+void decode_job_flow(const json& job_flow, JobFlow& out, const FieldPath& root,
+                     TemplateMode templates) {
   read::object(job_flow, root);
   decode_object_meta(job_flow, root, out);
   if (const json* spec = read::object_at(job_flow, "spec", root); spec != nullptr) {
     const FieldPath sp = root.key("spec");
     read::each_at(*spec, "flows", sp, [&](const json& f, const FieldPath& fp) {
-      out.spec.flows.push_back(flow_from_json(f, fp));
+      out.spec.flows.push_back(flow_from_json(f, fp, templates));
     });
     out.spec.job_retain_policy = read::string_at(*spec, "jobRetainPolicy", sp);
   }

@@ -29,7 +29,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/api/time.h"
-#include "common/volcano/job.h"
+#include "common/volcano/job_decode.h"
 #include "common/volcano/json_read.h"
 #include "common/volcano/object_meta.h"
 #include "common/volcano/task_status_count.h"
@@ -153,7 +153,8 @@ struct JobFlow : ObjectMeta {
 
 // Decodes a whole JobFlow (metadata, spec, status) into out. Throws DecodeError.
 void decode_job_flow(const nlohmann::json& job_flow, JobFlow& out,
-                     const FieldPath& root = FieldPath());
+                     const FieldPath& root = FieldPath(),
+                     TemplateMode templates = TemplateMode::kIntern);
 JobFlowStatus decode_job_flow_status(const nlohmann::json& status, const FieldPath& at);
 
 nlohmann::json encode_job_flow_status(const JobFlowStatus& status);

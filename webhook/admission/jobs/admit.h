@@ -11,6 +11,8 @@
 #include <optional>
 #include <string>
 
+#include "common/volcano/cron_job.h"
+#include "common/volcano/job_flow.h"
 #include "webhook/admission/endpoint.h"
 #include "webhook/admission/jobs/mutate_job.h"
 
@@ -29,9 +31,9 @@ AdmissionResponse admit_jobflows_validate(const AdmissionRequest& request,
                                           const AdmissionOptions& options);
 
 // The CronJob spec and name checks: Volcano's concatenated fragments, untrimmed ("" if valid).
-std::string cron_job_problems(const nlohmann::json& cron_job);
+std::string cron_job_problems(const volcano::CronJob& cron_job);
 
 // The JobFlow DAG check: "" or the denial message.
-std::string job_flow_problems(const nlohmann::json& job_flow);
+std::string job_flow_problems(const volcano::JobFlow& job_flow);
 
 }  // namespace vc::webhook::jobs

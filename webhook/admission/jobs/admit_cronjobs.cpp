@@ -52,10 +52,9 @@ std::string time_zone_problems(const std::string& zone) {
 
 }  // namespace
 
-std::string cron_job_problems(const json& cron_job) {
+std::string cron_job_problems(const volcano::CronJob& cron_job) {
   std::string msg;
-  const json& spec = child_at(cron_job, "spec");
-  const std::string schedule = str_at(spec, "schedule");
+  const std::string& schedule = cron_job.spec.schedule;
   if (schedule.empty()) {
     msg += " schedule is required, but got empty";
   } else if (schedule.find("TZ") != std::string::npos) {
@@ -64,10 +63,9 @@ std::string cron_job_problems(const json& cron_job) {
   } else if (cron_schedule_error(schedule)) {
     msg += "schedule is not a valid cron expression";
   }
-  const json& zone = child_at(spec, "timeZone");
-  if (zone.is_string()) msg += time_zone_problems(zone.get<std::string>());
+  if (cron_job.spec.time_zone) msg += time_zone_problems(*cron_job.spec.time_zone);
 
-  const std::string name = str_at(child_at(cron_job, "metadata"), "name");
+  const std::string& name = cron_job.name;
   if (name.size() > 52) {
     msg +=
         "cronJob name must be no more than 52 characters to accommodate job name suffix (max "
@@ -88,7 +86,13 @@ AdmissionResponse admit_cronjobs_validate(const AdmissionRequest& request, const
   if (request.operation != "CREATE" && request.operation != "UPDATE") {
     return AdmissionResponse::deny("expect operation to be 'CREATE' or 'UPDATE'");
   }
-  std::string msg = cron_job_problems(**cron_job);
+  auto typed = volcano::decode_or_error<volcano::CronJob>([&] {
+    volcano::CronJob out;
+    volcano::decode_cron_job(**cron_job, out, volcano::FieldPath(), volcano::TemplateMode::kBorrow);
+    return out;
+  });
+  if (!typed) return AdmissionResponse::deny(typed.error());
+  std::string msg = cron_job_problems(*typed);
   if (msg.empty()) return AdmissionResponse::allow();
   // Volcano trims the CREATE message only; UPDATE keeps its leading space.
   if (request.operation == "CREATE") msg = go_trim_space(msg);

@@ -43,13 +43,10 @@ bool has_cycle(const Graph& graph) {
 
 }  // namespace
 
-std::string job_flow_problems(const json& job_flow) {
+std::string job_flow_problems(const volcano::JobFlow& job_flow) {
   Graph graph;  // flow name -> the flows it depends on; a repeated name keeps the last entry
-  const json& flows = child_at(child_at(job_flow, "spec"), "flows");
-  if (flows.is_array()) {
-    for (const auto& f : flows) {
-      graph[str_at(f, "name")] = strings_at(child_at(f, "dependsOn"), "targets");
-    }
+  for (const volcano::Flow& f : job_flow.spec.flows) {
+    graph[f.name] = f.depends_on ? f.depends_on->targets : std::vector<std::string>{};
   }
   // Volcano reports the first unknown target in Go map order; we report the first in name order.
   for (const auto& [_, targets] : graph) {
@@ -69,7 +66,13 @@ AdmissionResponse admit_jobflows_validate(const AdmissionRequest& request, const
   if (request.operation != "CREATE" && request.operation != "UPDATE") {
     return AdmissionResponse::deny("expect operation to be 'CREATE' or 'UPDATE'");
   }
-  std::string msg = job_flow_problems(**flow);
+  auto typed = volcano::decode_or_error<volcano::JobFlow>([&] {
+    volcano::JobFlow out;
+    volcano::decode_job_flow(**flow, out, volcano::FieldPath(), volcano::TemplateMode::kBorrow);
+    return out;
+  });
+  if (!typed) return AdmissionResponse::deny(typed.error());
+  std::string msg = job_flow_problems(*typed);
   if (msg.empty()) return AdmissionResponse::allow();
   return AdmissionResponse::deny(go_trim_space(msg));
 }
