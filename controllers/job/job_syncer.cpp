@@ -15,13 +15,13 @@
 #include "common/json/release.h"
 #include "common/kube/resource.h"
 #include "common/log/log.h"
+#include "common/volcano/job_decode.h"
 #include "controllers/job/derive/min_resources.h"
 #include "controllers/job/derive/pod.h"
 #include "controllers/job/derive/podgroup.h"
 #include "controllers/job/derive/pvc.h"
 #include "controllers/job/model/job_json.h"
 #include "controllers/job/model/metrics.h"
-#include "common/volcano/job_decode.h"
 #include "controllers/job/plugins/plugin.h"
 #include "controllers/job/sync/depends_on.h"
 #include "controllers/job/sync/status_finish.h"
@@ -181,8 +181,9 @@ std::string JobSyncer::kill(const Job& job, KillPlan plan, StatusRule rule) {
   if (!plugins.ok()) return plugins.error();
   for (auto& plugin : *plugins) {
     plugins::PluginEnv env{writer_, job, status.controlled_resources};
-    std::string err = plugin->on_job_delete(env);
-    if (!err.empty()) return "plugin " + plugin->name() + " on job delete: " + err;
+    if (auto done = plugin->on_job_delete(env); !done) {
+      return "plugin " + plugin->name() + " on job delete: " + done.error();
+    }
   }
 
   Job current = job;
@@ -325,8 +326,9 @@ std::string JobSyncer::run_plugins_job_hook(const Job& job, JobStatus& working, 
   if (!plugins.ok()) return plugins.error();
   for (auto& plugin : *plugins) {
     plugins::PluginEnv env{writer_, job, working.controlled_resources};
-    std::string err = add ? plugin->on_job_add(env) : plugin->on_job_update(env);
-    if (!err.empty()) return err;
+    if (auto done = add ? plugin->on_job_add(env) : plugin->on_job_update(env); !done) {
+      return done.error();
+    }
   }
   return {};
 }
@@ -463,8 +465,9 @@ std::string JobSyncer::create_pods(const Job& job, const std::vector<PodToCreate
     if (!it->second) continue;
     json pod = build_pod(job, *task, p.index, task->template_json(), options_.random_name);
     for (auto& plugin : *plugins) {
-      std::string err = plugin->on_pod_create(pod, job);
-      if (!err.empty()) return "plugin " + plugin->name() + ": " + err;
+      if (auto done = plugin->on_pod_create(pod, job); !done) {
+        return "plugin " + plugin->name() + ": " + done.error();
+      }
     }
     pods.emplace_back(p.task, std::move(pod));
   }

@@ -20,11 +20,11 @@ MpiPlugin::MpiPlugin(const std::vector<std::string>& args) {
   parse_args(flags, kName, args);
 }
 
-std::string MpiPlugin::on_pod_create(json& pod, const Job& job) {
+api::Status MpiPlugin::on_pod_create(json& pod, const Job& job) {
   std::optional<std::string> mpi_host;
   if (pod_task(pod) == master_) {
     const TaskSpec* worker = find_task(job.spec, worker_);
-    if (worker == nullptr) return "";
+    if (worker == nullptr) return api::ok_status();
     std::string hosts;
     for (const std::string& host : task_hosts(job, *worker)) {
       if (!hosts.empty()) hosts += ",";
@@ -39,21 +39,21 @@ std::string MpiPlugin::on_pod_create(json& pod, const Job& job) {
       if (mpi_host) append_to(c, "env", env_var("MPI_HOST", *mpi_host));
     });
   }
-  return "";
+  return api::ok_status();
 }
 
-std::string MpiPlugin::on_job_add(PluginEnv& env) {
+api::Status MpiPlugin::on_job_add(PluginEnv& env) {
   set_mark(env, kName);
-  return "";
+  return api::ok_status();
 }
 
-std::string MpiPlugin::on_job_delete(PluginEnv& env) {
+api::Status MpiPlugin::on_job_delete(PluginEnv& env) {
   if (is_marked(env, kName)) clear_mark(env, kName);
-  return "";
+  return api::ok_status();
 }
 
-std::string MpiPlugin::on_job_update(PluginEnv& /*env*/) {
-  return "";
+api::Status MpiPlugin::on_job_update(PluginEnv& /*env*/) {
+  return api::ok_status();
 }
 
 }  // namespace vc::controllers::job::plugins

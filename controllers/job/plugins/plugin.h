@@ -10,7 +10,7 @@
 //   on_job_delete  on every kill.
 // The job hooks create or delete the plugin's objects through env.client and keep the
 // "plugin-<name>" marks in env.controlled_resources (the status being written by that pass).
-// Every hook returns "" on success or an error text; API errors are never thrown.
+// Every hook returns api::ok_status() or the error text; API errors are never thrown.
 //
 // Threads: an instance is built per call site with make_plugins and used by one thread; hooks
 // perform blocking API calls on the caller's thread. Plugins hold only their parsed arguments.
@@ -40,10 +40,10 @@ class Plugin {
  public:
   virtual ~Plugin() = default;
   virtual std::string name() const = 0;
-  virtual std::string on_pod_create(nlohmann::json& pod, const Job& job) = 0;  // "" = ok
-  virtual std::string on_job_add(PluginEnv& env) = 0;
-  virtual std::string on_job_delete(PluginEnv& env) = 0;
-  virtual std::string on_job_update(PluginEnv& env) = 0;
+  virtual api::Status on_pod_create(nlohmann::json& pod, const Job& job) = 0;
+  virtual api::Status on_job_add(PluginEnv& env) = 0;
+  virtual api::Status on_job_delete(PluginEnv& env) = 0;
+  virtual api::Status on_job_update(PluginEnv& env) = 0;
 };
 
 // One instance per spec.plugins entry (in that order: sorted by name), each with its arguments
