@@ -10,7 +10,7 @@ constexpr const char* kVcTaskIndex = "VC_TASK_INDEX";
 }  // namespace
 
 // env takes no arguments; Volcano ignores whatever is given, and so do we.
-EnvPlugin::EnvPlugin(const std::vector<std::string>& /*args*/) {}
+EnvPlugin::EnvPlugin(const std::vector<std::string>& /*args*/) : MarkOnlyPlugin(kName) {}
 
 api::Status EnvPlugin::on_pod_create(nlohmann::json& pod, const Job& /*job*/) {
   const std::string index = pod_index_suffix(pod);
@@ -18,20 +18,6 @@ api::Status EnvPlugin::on_pod_create(nlohmann::json& pod, const Job& /*job*/) {
     append_to(c, "env", env_var(kVkTaskIndex, index));
     append_to(c, "env", env_var(kVcTaskIndex, index));
   });
-  return api::ok_status();
-}
-
-api::Status EnvPlugin::on_job_add(PluginEnv& env) {
-  set_mark(env, kName);
-  return api::ok_status();
-}
-
-api::Status EnvPlugin::on_job_delete(PluginEnv& env) {
-  if (is_marked(env, kName)) clear_mark(env, kName);
-  return api::ok_status();
-}
-
-api::Status EnvPlugin::on_job_update(PluginEnv& /*env*/) {
   return api::ok_status();
 }
 

@@ -29,7 +29,7 @@ std::string first_rank_env(json& pod) {
 
 }  // namespace
 
-HcclRankPlugin::HcclRankPlugin(const std::vector<std::string>& args) {
+HcclRankPlugin::HcclRankPlugin(const std::vector<std::string>& args) : Plugin(kName) {
   GoFlagSet flags;
   flags.add_string("master", &master_);
   flags.add_string("worker", &worker_);
@@ -67,16 +67,6 @@ api::Status HcclRankPlugin::on_pod_create(json& pod, const Job& job) {
     rank += master ? master->replicas : 0;
   }
   annotations[kHcclRankAnnotation] = std::to_string(rank);
-  return api::ok_status();
-}
-
-api::Status HcclRankPlugin::on_job_add(PluginEnv& /*env*/) {
-  return api::ok_status();
-}
-api::Status HcclRankPlugin::on_job_delete(PluginEnv& /*env*/) {
-  return api::ok_status();
-}
-api::Status HcclRankPlugin::on_job_update(PluginEnv& /*env*/) {
   return api::ok_status();
 }
 

@@ -1,5 +1,8 @@
 #include "controllers/job/plugins/hcclrank_plugin.h"
 
+#include <map>
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include "controllers/job/plugins/plugin_test_util.h"
@@ -59,6 +62,21 @@ TEST(HcclRankPlugin, MissingOrBadIndexLabelIsAnError) {
   EXPECT_EQ(plugin.on_pod_create(pod, job).error(),
             "failed to parse task index for pod h-master-0: strconv.Atoi: parsing \"x\": invalid "
             "syntax");
+}
+
+TEST(HcclRankPlugin, JobHooksKeepNoMarkAndMakeNoApiCalls) {
+  testing::ObjectStore store;
+  const Job job = make_job("h", {make_task("master", 1)});
+  std::map<std::string, std::string> controlled;
+  PluginEnv env{store.api(), job, controlled};
+  HcclRankPlugin plugin({});
+  ASSERT_EQ(plugin.on_job_add(env).error(), "");
+  ASSERT_EQ(plugin.on_job_update(env).error(), "");
+  EXPECT_TRUE(controlled.empty());
+  controlled["plugin-hcclrank"] = "hcclrank";
+  ASSERT_EQ(plugin.on_job_delete(env).error(), "");
+  EXPECT_EQ(controlled.at("plugin-hcclrank"), "hcclrank");
+  EXPECT_TRUE(store.calls().empty()) << store.describe_calls();
 }
 
 }  // namespace

@@ -12,7 +12,7 @@ namespace {
 constexpr const char* kPortName = "mpijob-port";
 }  // namespace
 
-MpiPlugin::MpiPlugin(const std::vector<std::string>& args) {
+MpiPlugin::MpiPlugin(const std::vector<std::string>& args) : MarkOnlyPlugin(kName) {
   GoFlagSet flags;
   flags.add_string("master", &master_);
   flags.add_string("worker", &worker_);
@@ -39,20 +39,6 @@ api::Status MpiPlugin::on_pod_create(json& pod, const Job& job) {
       if (mpi_host) append_to(c, "env", env_var("MPI_HOST", *mpi_host));
     });
   }
-  return api::ok_status();
-}
-
-api::Status MpiPlugin::on_job_add(PluginEnv& env) {
-  set_mark(env, kName);
-  return api::ok_status();
-}
-
-api::Status MpiPlugin::on_job_delete(PluginEnv& env) {
-  if (is_marked(env, kName)) clear_mark(env, kName);
-  return api::ok_status();
-}
-
-api::Status MpiPlugin::on_job_update(PluginEnv& /*env*/) {
   return api::ok_status();
 }
 

@@ -14,7 +14,7 @@ constexpr const char* kPortName = "pytorchjob-port";
 constexpr const char* kInitName = "wait-for-master";
 }  // namespace
 
-PytorchPlugin::PytorchPlugin(const std::vector<std::string>& args) {
+PytorchPlugin::PytorchPlugin(const std::vector<std::string>& args) : MarkOnlyPlugin(kName) {
   GoFlagSet flags;
   flags.add_string("master", &master_);
   flags.add_string("worker", &worker_);
@@ -88,20 +88,6 @@ api::Status PytorchPlugin::on_pod_create(json& pod, const Job& job) {
               env_var("WORLD_SIZE", std::to_string(static_cast<std::int32_t>(world_size))));
     if (rank) append_to(c, "env", env_var("RANK", *rank));
   });
-  return api::ok_status();
-}
-
-api::Status PytorchPlugin::on_job_add(PluginEnv& env) {
-  set_mark(env, kName);
-  return api::ok_status();
-}
-
-api::Status PytorchPlugin::on_job_delete(PluginEnv& env) {
-  if (is_marked(env, kName)) clear_mark(env, kName);
-  return api::ok_status();
-}
-
-api::Status PytorchPlugin::on_job_update(PluginEnv& /*env*/) {
   return api::ok_status();
 }
 

@@ -17,7 +17,7 @@ std::string ray_head_service_name(const Job& job) {
   return job.name + "-head-svc";
 }
 
-RayPlugin::RayPlugin(const std::vector<std::string>& args) {
+RayPlugin::RayPlugin(const std::vector<std::string>& args) : Plugin(kName) {
   GoFlagSet flags;
   flags.add_string("head", &head_);
   flags.add_string("headContainer", &head_container_);
@@ -90,10 +90,6 @@ api::Status RayPlugin::on_job_delete(PluginEnv& env) {
     return removed;
   }
   clear_mark(env, kName);
-  return api::ok_status();
-}
-
-api::Status RayPlugin::on_job_update(PluginEnv& /*env*/) {
   return api::ok_status();
 }
 

@@ -44,7 +44,7 @@ std::string ssh_config(const Job& job, std::int64_t port) {
   return config;
 }
 
-SshPlugin::SshPlugin(const std::vector<std::string>& args) {
+SshPlugin::SshPlugin(const std::vector<std::string>& args) : Plugin(kName) {
   GoFlagSet flags;
   flags.add_string("ssh-key-file-path", &key_file_path_);
   flags.add_string("ssh-private-key", &private_key_);
@@ -129,10 +129,6 @@ api::Status SshPlugin::on_job_delete(PluginEnv& env) {
     return removed;
   }
   clear_mark(env, kName);
-  return api::ok_status();
-}
-
-api::Status SshPlugin::on_job_update(PluginEnv& /*env*/) {
   return api::ok_status();
 }
 

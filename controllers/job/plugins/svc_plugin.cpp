@@ -64,7 +64,7 @@ std::map<std::string, std::string> svc_hosts_data(const Job& job) {
   return data;
 }
 
-SvcPlugin::SvcPlugin(const std::vector<std::string>& args) {
+SvcPlugin::SvcPlugin(const std::vector<std::string>& args) : Plugin(kName) {
   GoFlagSet flags;
   flags.add_bool("publish-not-ready-addresses", &publish_not_ready_addresses_);
   flags.add_bool("disable-network-policy", &disable_network_policy_);

@@ -23,7 +23,6 @@ class SvcPlugin : public Plugin {
   static constexpr const char* kName = "svc";
   explicit SvcPlugin(const std::vector<std::string>& args);
 
-  std::string name() const override { return kName; }
   api::Status on_pod_create(nlohmann::json& pod, const Job& job) override;
   api::Status on_job_add(PluginEnv& env) override;
   api::Status on_job_delete(PluginEnv& env) override;

@@ -16,7 +16,7 @@ std::string json_string(const std::string& s) {
 }
 }  // namespace
 
-TensorflowPlugin::TensorflowPlugin(const std::vector<std::string>& args) {
+TensorflowPlugin::TensorflowPlugin(const std::vector<std::string>& args) : MarkOnlyPlugin(kName) {
   GoFlagSet flags;
   flags.add_string("ps", &ps_);
   flags.add_string("worker", &worker_);
@@ -74,20 +74,6 @@ api::Status TensorflowPlugin::on_pod_create(json& pod, const Job& job) {
                                 ",\"index\":" + std::to_string(*index) + "}}";
   for_each_container(pod, Containers::Regular,
                      [&](json& c) { append_to(c, "env", env_var("TF_CONFIG", tf_config)); });
-  return api::ok_status();
-}
-
-api::Status TensorflowPlugin::on_job_add(PluginEnv& env) {
-  set_mark(env, kName);
-  return api::ok_status();
-}
-
-api::Status TensorflowPlugin::on_job_delete(PluginEnv& env) {
-  if (is_marked(env, kName)) clear_mark(env, kName);
-  return api::ok_status();
-}
-
-api::Status TensorflowPlugin::on_job_update(PluginEnv& /*env*/) {
   return api::ok_status();
 }
 
