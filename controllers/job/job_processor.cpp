@@ -70,12 +70,12 @@ ReconcileResult JobProcessor::process(const Request& req) {
   }
   const Operation op = resolve_operation(state_of(job->status.phase), decision.action);
   const KillTarget target = target_for(decision.action, req);
-  std::string err =
+  const api::Status done =
       syncer_.execute(*job, op, is_target_action(decision.action) ? &target : nullptr);
-  if (!err.empty()) {
+  if (!done) {
     VC_LOG_WARN("job action failed", kv("job", req.job_key()), kv("action", decision.action),
-                kv("error", err));
-    return ReconcileResult::error(err);
+                kv("error", done.error()));
+    return ReconcileResult::error(done.error());
   }
   if (!is_internal_action(decision.action)) {
     delayed_.cancel_same_type(req, decision.action);
@@ -98,9 +98,8 @@ void JobProcessor::give_up(const Request& req, const std::string& error) {
               kv("action", decision.action), kv("error", error));
   event(*job, "Job failed on action " + decision.action + " for retry limit reached");
   const Operation op = resolve_operation(state_of(job->status.phase), action::kTerminateJob);
-  std::string err = syncer_.execute(*job, op, nullptr);
-  if (!err.empty()) {
-    VC_LOG_ERROR("cannot terminate the job", kv("job", req.job_key()), kv("error", err));
+  if (const api::Status done = syncer_.execute(*job, op, nullptr); !done) {
+    VC_LOG_ERROR("cannot terminate the job", kv("job", req.job_key()), kv("error", done.error()));
   }
 }
 

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 
 #include "common/api/time.h"
@@ -105,18 +106,18 @@ std::vector<views::PodViewPtr> JobSyncer::pods_of(const Job& job) const {
   return out;
 }
 
-std::string JobSyncer::execute(const Job& job, const Operation& op, const KillTarget* target) {
+api::Status JobSyncer::execute(const Job& job, const Operation& op, const KillTarget* target) {
   // The derivations throw std::invalid_argument on a template the API server accepted but we
   // cannot read (e.g. a malformed quantity): report it on the job instead of losing it in a log.
   try {
     return execute_unguarded(job, op, target);
   } catch (const std::exception& e) {
     event(job, true, "SyncError", std::string("Failed to sync job: ") + e.what());
-    return std::string("sync job: ") + e.what();
+    return api::Unexpected{std::string("sync job: ") + e.what()};
   }
 }
 
-std::string JobSyncer::execute_unguarded(const Job& job, const Operation& op,
+api::Status JobSyncer::execute_unguarded(const Job& job, const Operation& op,
                                          const KillTarget* target) {
   switch (op.kind) {
     case OpKind::Sync:
@@ -133,14 +134,14 @@ std::string JobSyncer::execute_unguarded(const Job& job, const Operation& op,
       return kill(job, std::move(plan), op.rule);
     }
   }
-  return "unknown operation";
+  return api::Unexpected{"unknown operation"};
 }
 
 // ---- KillJob / KillTarget (spec job-controller.md §4.3) --------------------------------------
 
-std::string JobSyncer::kill(const Job& job, KillPlan plan, StatusRule rule) {
-  if (job.deletion_timestamp) return {};
-  if (plan.noop) return {};
+api::Status JobSyncer::kill(const Job& job, KillPlan plan, StatusRule rule) {
+  if (job.deletion_timestamp) return api::ok_status();
+  if (plan.noop) return api::ok_status();
   JobStatus status = std::move(plan.status);
   std::mutex mu;
   std::vector<std::string> errors;
@@ -159,19 +160,19 @@ std::string JobSyncer::kill(const Job& job, KillPlan plan, StatusRule rule) {
       count_pod(status, task_name, pod.phase);
       return;
     }
-    std::optional<std::string> failed = delete_pod(pod);
+    api::Status deleted = delete_pod(pod);
     std::lock_guard lock(mu);
-    if (!failed) {
+    if (deleted) {
       ++status.terminating;
     } else {
-      errors.push_back(std::move(*failed));
+      errors.push_back(deleted.error());
       count_pod(status, task_name, pod.phase);
     }
   });
   if (!errors.empty()) {
     event(job, true, "FailedDelete", "Error deleting pods: " + go_error_list(errors));
-    return "failed to kill " + std::to_string(errors.size()) + " pods of " +
-           std::to_string(plan.kill.size());
+    return api::Unexpected{"failed to kill " + std::to_string(errors.size()) + " pods of " +
+                           std::to_string(plan.kill.size())};
   }
 
   const RuleOutcome outcome = apply_rule(rule, job.spec, status);
@@ -179,18 +180,19 @@ std::string JobSyncer::kill(const Job& job, KillPlan plan, StatusRule rule) {
   set_running_duration(status, job);
 
   auto plugins = plugins::make_plugins(job.spec);
-  if (!plugins.ok()) return plugins.error();
+  if (!plugins.ok()) return api::Unexpected{plugins.error()};
   for (auto& plugin : *plugins) {
     plugins::PluginEnv env{writer_, job, status.controlled_resources};
-    std::string err = plugin->on_job_delete(env);
-    if (!err.empty()) return "plugin " + plugin->name() + " on job delete: " + err;
+    if (auto done = plugin->on_job_delete(env); !done) {
+      return api::Unexpected{"plugin " + plugin->name() + " on job delete: " + done.error()};
+    }
   }
 
   Job current = job;
   auto written = write_status(current, status);
   if (!written.ok()) {
-    if (written.is(ErrorKind::NotFound)) return {};
-    return "update job status: " + written.error().describe();
+    if (written.is(ErrorKind::NotFound)) return api::ok_status();
+    return api::Unexpected{"update job status: " + written.error().describe()};
   }
   count_rule_metrics(current, outcome);
 
@@ -198,70 +200,72 @@ std::string JobSyncer::kill(const Job& job, KillPlan plan, StatusRule rule) {
   if (const views::PodGroupView* pg = find_podgroup(current, hold)) {
     auto removed = writer_.remove(resources::podgroups, pg->namespace_, pg->name);
     if (!removed.ok() && !removed.is(ErrorKind::NotFound)) {
-      return "delete PodGroup " + pg->name + ": " + removed.error().describe();
+      return api::Unexpected{"delete PodGroup " + pg->name + ": " + removed.error().describe()};
     }
     deleted_.record(pg->uid);
   }
-  return {};
+  return api::ok_status();
 }
 
 // ---- SyncJob (spec job-controller.md §4.2) ---------------------------------------------------
 
-std::string JobSyncer::sync_job(const Job& job, StatusRule rule) {
-  if (job.deletion_timestamp) return {};
+api::Status JobSyncer::sync_job(const Job& job, StatusRule rule) {
+  if (job.deletion_timestamp) return api::ok_status();
   Job current = job;
 
   const volcano::QueuePtr queue = views::as_queue(caches_.queues.get(current.spec.queue));
-  if (!queue) return "queue " + current.spec.queue + " not found";
+  if (!queue) return api::Unexpected{"queue " + current.spec.queue + " not found"};
   if (!queue->spec.extend_clusters.empty()) {
-    if (auto err = ensure_forwarding(current); !err.empty()) return err;
+    if (auto forwarded = ensure_forwarding(current); !forwarded) return forwarded;
   }
 
   JobStatus working = current.status;
   const std::string& phase = current.status.phase;
   // A brand-new job needs its status initialised and its PodGroup created: two independent
   // round trips, issued together so the scheduler sees the PodGroup one round trip earlier.
-  std::string pg_err;
-  bool podgroup_ensured = false;
+  std::optional<api::Status> podgroup_ensured;  // ensure_podgroup's result, once it has run
   if (phase.empty() || phase == phase::kPending) {
     if (phase.empty()) {
-      std::string init_err;
+      api::Status initialised = api::ok_status();
       views::PodGroupViewPtr hold;
       if (!find_podgroup(current, hold)) {
         const Job before_init = current;  // init_status rewrites current
         pool_.parallel_for(2, 2, [&](std::size_t i) {
           if (i == 0) {
-            pg_err = ensure_podgroup(before_init);
+            podgroup_ensured = ensure_podgroup(before_init);
           } else {
-            init_err = init_status(current);
+            initialised = init_status(current);
           }
         });
-        podgroup_ensured = true;
       } else {
-        init_err = init_status(current);
+        initialised = init_status(current);
       }
-      if (!init_err.empty()) {
-        event(current, true, "JobStatusError", "Failed to initialize job status, err: " + init_err);
-        return init_err;
+      if (!initialised) {
+        event(current, true, "JobStatusError",
+              "Failed to initialize job status, err: " + initialised.error());
+        return initialised;
       }
       working = current.status;
     }
-    if (auto err = run_plugins_job_hook(current, working, true); !err.empty()) {
-      event(current, true, "PluginError", "Execute plugin when job add failed, err: " + err);
-      return err;
+    if (auto added = run_plugins_job_hook(current, working, true); !added) {
+      event(current, true, "PluginError",
+            "Execute plugin when job add failed, err: " + added.error());
+      return added;
     }
-    if (auto err = ensure_pvcs(current, working); !err.empty()) {
-      event(current, true, "PVCError", "Failed to create PVC, err: " + err);
-      return err;
+    if (auto claimed = ensure_pvcs(current, working); !claimed) {
+      event(current, true, "PVCError", "Failed to create PVC, err: " + claimed.error());
+      return claimed;
     }
-  } else if (auto err = run_plugins_job_hook(current, working, false); !err.empty()) {
-    event(current, true, "PluginError", "Execute plugin when job add failed, err: " + err);
-    return err;
+  } else if (auto updated = run_plugins_job_hook(current, working, false); !updated) {
+    event(current, true, "PluginError",
+          "Execute plugin when job add failed, err: " + updated.error());
+    return updated;
   }
-  if (!podgroup_ensured) pg_err = ensure_podgroup(current);
-  if (const std::string& err = pg_err; !err.empty()) {
-    event(current, true, "PodGroupError", "Failed to create PodGroup, err: " + err);
-    return err;
+  if (!podgroup_ensured.has_value()) podgroup_ensured = ensure_podgroup(current);
+  if (!podgroup_ensured->ok()) {
+    event(current, true, "PodGroupError",
+          "Failed to create PodGroup, err: " + podgroup_ensured->error());
+    return *podgroup_ensured;
   }
 
   views::PodGroupViewPtr hold;
@@ -270,66 +274,67 @@ std::string JobSyncer::sync_job(const Job& job, StatusRule rule) {
   if (!podgroup_admitted(pg)) {
     JobStatus next = working;
     const RuleOutcome outcome = apply_rule(rule, current.spec, next);
-    if (!status_changed(current.status, next)) return {};
+    if (!status_changed(current.status, next)) return api::ok_status();
     touch_transition(next, options_.now());
     auto written = write_status(current, next);
-    if (!written.ok()) return "update job status: " + written.error().describe();
+    if (!written.ok()) return api::Unexpected{"update job status: " + written.error().describe()};
     count_rule_metrics(current, outcome);
-    return {};
+    return api::ok_status();
   }
 
   Job snapshot = current;
   snapshot.status = working;
   SyncPlan plan = plan_sync(snapshot, pods_of(current));
-  if (auto err = create_pods(current, plan.create, plan.status); !err.empty()) return err;
-  if (auto err = delete_pods(current, plan.remove, plan.status); !err.empty()) return err;
+  if (auto created = create_pods(current, plan.create, plan.status); !created) return created;
+  if (auto deleted = delete_pods(current, plan.remove, plan.status); !deleted) return deleted;
   const RuleOutcome outcome = apply_rule(rule, current.spec, plan.status);
-  if (!status_changed(current.status, plan.status)) return {};
+  if (!status_changed(current.status, plan.status)) return api::ok_status();
   touch_transition(plan.status, options_.now());
   auto written = write_status(current, plan.status);
-  if (!written.ok()) return "update job status: " + written.error().describe();
+  if (!written.ok()) return api::Unexpected{"update job status: " + written.error().describe()};
   count_rule_metrics(current, outcome);
-  return {};
+  return api::ok_status();
 }
 
-std::string JobSyncer::ensure_forwarding(Job& job) {
-  if (const std::string* v = job.annotation(keys::kJobForwarding); v && *v == "true") return {};
+api::Status JobSyncer::ensure_forwarding(Job& job) {
+  if (const std::string* v = job.annotation(keys::kJobForwarding); v && *v == "true") {
+    return api::ok_status();
+  }
   json patch = {{"metadata", {{"annotations", {{keys::kJobForwarding, "true"}}}}}};
   auto r = writer_.patch(resources::jobs, job.namespace_, job.name, kube::PatchType::Merge,
                          patch.dump());
-  if (!r.ok()) return "mark job for forwarding: " + r.error().describe();
+  if (!r.ok()) return api::Unexpected{"mark job for forwarding: " + r.error().describe()};
   try {
     auto updated = job_from_json(*r);
     jobs_.record_write(updated);
     job = *updated;
   } catch (const std::exception& e) {
-    return std::string("read updated job: ") + e.what();
+    return api::Unexpected{std::string("read updated job: ") + e.what()};
   }
-  return {};
+  return api::ok_status();
 }
 
-std::string JobSyncer::init_status(Job& job) {
+api::Status JobSyncer::init_status(Job& job) {
   JobStatus status = job.status;
   status.phase = phase::kPending;
   status.min_available = job.spec.min_available;
   touch_transition(status, options_.now());
   auto written = write_status(job, status);
-  if (!written.ok()) return written.error().describe();
-  return {};
+  if (!written.ok()) return api::Unexpected{written.error().describe()};
+  return api::ok_status();
 }
 
-std::string JobSyncer::run_plugins_job_hook(const Job& job, JobStatus& working, bool add) {
+api::Status JobSyncer::run_plugins_job_hook(const Job& job, JobStatus& working, bool add) {
   auto plugins = plugins::make_plugins(job.spec);
-  if (!plugins.ok()) return plugins.error();
+  if (!plugins.ok()) return api::Unexpected{plugins.error()};
   for (auto& plugin : *plugins) {
     plugins::PluginEnv env{writer_, job, working.controlled_resources};
-    std::string err = add ? plugin->on_job_add(env) : plugin->on_job_update(env);
-    if (!err.empty()) return err;
+    if (auto done = add ? plugin->on_job_add(env) : plugin->on_job_update(env); !done) return done;
   }
-  return {};
+  return api::ok_status();
 }
 
-std::string JobSyncer::ensure_pvcs(Job& job, JobStatus& working) {
+api::Status JobSyncer::ensure_pvcs(Job& job, JobStatus& working) {
   for (std::size_t i = 0; i < job.spec.volumes.size(); ++i) {
     const VolumeSpec volume = job.spec.volumes[i];
     std::string name = volume.volume_claim_name;
@@ -340,31 +345,38 @@ std::string JobSyncer::ensure_pvcs(Job& job, JobStatus& working) {
       // Record the name in the spec before creating the claim, so a failed update cannot leave an
       // orphaned claim behind (Volcano creates first, spec job-controller.md §8.15).
       auto fresh = writer_.get(resources::jobs, job.namespace_, job.name);
-      if (!fresh.ok()) return "get job: " + fresh.error().describe();
+      if (!fresh.ok()) return api::Unexpected{"get job: " + fresh.error().describe()};
       json& volumes = (*fresh)["spec"]["volumes"];
-      if (!volumes.is_array() || volumes.size() <= i) return "job volumes changed, retrying";
+      if (!volumes.is_array() || volumes.size() <= i) {
+        return api::Unexpected{"job volumes changed, retrying"};
+      }
       volumes[i]["volumeClaimName"] = name;
       auto updated = writer_.update(resources::jobs, job.namespace_, *fresh);
-      if (!updated.ok()) return "update job volumes: " + updated.error().describe();
+      if (!updated.ok()) {
+        return api::Unexpected{"update job volumes: " + updated.error().describe()};
+      }
       try {
         auto parsed = job_from_json(*updated);
         jobs_.record_write(parsed);
         job = *parsed;
       } catch (const std::exception& e) {
-        return std::string("read updated job: ") + e.what();
+        return api::Unexpected{std::string("read updated job: ") + e.what()};
       }
       if (volume.volume_claim_text) {
         auto created = writer_.create(resources::persistentvolumeclaims, job.namespace_,
                                       build_pvc(job, name, *volume.volume_claim_text));
-        if (!created.ok()) return "create PVC " + name + ": " + created.error().describe();
+        if (!created.ok()) {
+          return api::Unexpected{"create PVC " + name + ": " + created.error().describe()};
+        }
       }
     } else if (!caches_.pvcs.get(kube::cache::object_key(job.namespace_, name))) {
-      return "pvc " + name +
-             " is not found, the job will be in the Pending state until the PVC is created";
+      return api::Unexpected{
+          "pvc " + name +
+          " is not found, the job will be in the Pending state until the PVC is created"};
     }
     working.controlled_resources["volume-pvc-" + name] = name;
   }
-  return {};
+  return api::ok_status();
 }
 
 const views::PodGroupView* JobSyncer::find_podgroup(const Job& job,
@@ -385,7 +397,7 @@ const views::PodGroupView* JobSyncer::find_podgroup(const Job& job,
   return hold.get();
 }
 
-std::string JobSyncer::ensure_podgroup(const Job& job) {
+api::Status JobSyncer::ensure_podgroup(const Job& job) {
   PriorityOf priority_of = [this](const std::string& name) -> std::optional<std::int32_t> {
     if (!caches_.priorities || name.empty()) return std::nullopt;
     auto pc =
@@ -398,29 +410,29 @@ std::string JobSyncer::ensure_podgroup(const Job& job) {
   views::PodGroupViewPtr hold;
   const views::PodGroupView* pg = find_podgroup(job, hold);
   if (!pg) {
-    if (!terminating_.may_create(job.namespace_)) return {};
+    if (!terminating_.may_create(job.namespace_)) return api::ok_status();
     auto created =
         writer_.create(resources::podgroups, job.namespace_, build_podgroup(job, priority_of));
     if (created.ok()) {
       terminating_.created(job.namespace_);
-      return {};
+      return api::ok_status();
     }
     // Being deleted with its namespace: nothing to report or retry (see create_pods).
     if (created.error().has_cause(kube::kNamespaceTerminatingCause)) {
       terminating_.refused(job.namespace_);
-      return {};
+      return api::ok_status();
     }
-    if (created.is(ErrorKind::AlreadyExists)) return {};
-    return created.error().describe();
+    if (created.is(ErrorKind::AlreadyExists)) return api::ok_status();
+    return api::Unexpected{created.error().describe()};
   }
-  if (!podgroup_may_need_update(job, *pg, priority_of)) return {};
+  if (!podgroup_may_need_update(job, *pg, priority_of)) return api::ok_status();
   auto fresh = writer_.get(resources::podgroups, pg->namespace_, pg->name);
-  if (!fresh.ok()) return fresh.error().describe();
+  if (!fresh.ok()) return api::Unexpected{fresh.error().describe()};
   auto updated = update_podgroup(job, *fresh, priority_of);
-  if (!updated) return {};
+  if (!updated) return api::ok_status();
   auto put = writer_.update(resources::podgroups, pg->namespace_, *updated);
-  if (!put.ok()) return put.error().describe();
-  return {};
+  if (!put.ok()) return api::Unexpected{put.error().describe()};
+  return api::ok_status();
 }
 
 void JobSyncer::report_podgroup_pending(const Job& job, const views::PodGroupView& pg) {
@@ -440,14 +452,14 @@ void JobSyncer::report_podgroup_pending(const Job& job, const views::PodGroupVie
             ", reason: " + latest->message);
 }
 
-std::string JobSyncer::create_pods(const Job& job, const std::vector<PodToCreate>& create,
+api::Status JobSyncer::create_pods(const Job& job, const std::vector<PodToCreate>& create,
                                    JobStatus& status) {
-  if (create.empty()) return {};
+  if (create.empty()) return api::ok_status();
   // The namespace refused a create lately because it is being deleted: the controller repeats
   // a plain sync of the job when that hold ends (creates_held_for).
-  if (!terminating_.may_create(job.namespace_)) return {};
+  if (!terminating_.may_create(job.namespace_)) return api::ok_status();
   auto plugins = plugins::make_plugins(job.spec);
-  if (!plugins.ok()) return plugins.error();
+  if (!plugins.ok()) return api::Unexpected{plugins.error()};
   std::map<std::string, bool> ready;  // dependsOn per task, checked once per sync
   auto pod_of = [this, &job](const std::string& name) {
     return views::as_pod_view(caches_.pods.get(kube::cache::object_key(job.namespace_, name)));
@@ -461,8 +473,9 @@ std::string JobSyncer::create_pods(const Job& job, const std::vector<PodToCreate
     if (!it->second) continue;
     json pod = build_pod(job, *task, p.index, task->template_json(), options_.random_name);
     for (auto& plugin : *plugins) {
-      std::string err = plugin->on_pod_create(pod, job);
-      if (!err.empty()) return "plugin " + plugin->name() + ": " + err;
+      if (auto done = plugin->on_pod_create(pod, job); !done) {
+        return api::Unexpected{"plugin " + plugin->name() + ": " + done.error()};
+      }
     }
     pods.emplace_back(p.task, std::move(pod));
   }
@@ -509,43 +522,43 @@ std::string JobSyncer::create_pods(const Job& job, const std::vector<PodToCreate
   for (auto& entry : pods) fastjson::release(entry.second);
   if (!errors.empty()) {
     event(job, true, "FailedCreate", "Error creating pods: " + go_error_list(errors));
-    return "failed to create " + std::to_string(errors.size()) + " pods of " +
-           std::to_string(pods.size());
+    return api::Unexpected{"failed to create " + std::to_string(errors.size()) + " pods of " +
+                           std::to_string(pods.size())};
   }
-  return {};
+  return api::ok_status();
 }
 
-std::optional<std::string> JobSyncer::delete_pod(const views::PodView& pod) {
+api::Status JobSyncer::delete_pod(const views::PodView& pod) {
   // Already going away: counted as terminating (Volcano sends another DELETE on every sync,
   // with the same count).
-  if (pod.deletion_timestamp) return std::nullopt;
+  if (pod.deletion_timestamp) return api::ok_status();
   auto removed = writer_.remove(resources::pods, pod.namespace_, pod.name);
   if (removed.ok() || removed.is(ErrorKind::NotFound)) {
     deleted_.record(pod.uid);
-    return std::nullopt;
+    return api::ok_status();
   }
-  return "failed to delete pod " + pod.name + ": " + removed.error().describe();
+  return api::Unexpected{"failed to delete pod " + pod.name + ": " + removed.error().describe()};
 }
 
-std::string JobSyncer::delete_pods(const Job& job, const std::vector<views::PodViewPtr>& pods,
+api::Status JobSyncer::delete_pods(const Job& job, const std::vector<views::PodViewPtr>& pods,
                                    JobStatus& status) {
   std::mutex mu;
   std::vector<std::string> errors;
   pool_.parallel_for(pods.size(), options_.max_parallel_pod_calls, [&](std::size_t i) {
-    std::optional<std::string> failed = delete_pod(*pods[i]);
+    api::Status deleted = delete_pod(*pods[i]);
     std::lock_guard lock(mu);
-    if (!failed) {
+    if (deleted) {
       ++status.terminating;
     } else {
-      errors.push_back(std::move(*failed));
+      errors.push_back(deleted.error());
     }
   });
   if (!errors.empty()) {
     event(job, true, "FailedDelete", "Error deleting pods: " + go_error_list(errors));
-    return "failed to delete " + std::to_string(errors.size()) + " pods of " +
-           std::to_string(pods.size());
+    return api::Unexpected{"failed to delete " + std::to_string(errors.size()) + " pods of " +
+                           std::to_string(pods.size())};
   }
-  return {};
+  return api::ok_status();
 }
 
 kube::Status JobSyncer::write_status(Job& job, const JobStatus& status) {

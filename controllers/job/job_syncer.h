@@ -12,10 +12,10 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
+#include "common/api/expected.h"
 #include "common/kube/cache/store.h"
 #include "common/kube/client.h"
 #include "common/kube/events/recorder.h"
@@ -67,9 +67,9 @@ class JobSyncer {
   JobSyncer(kube::ObjectWriter& writer, kube::events::EventRecorder& recorder, SyncerCaches caches,
             JobStore& jobs, SyncerOptions options = {});
 
-  // Runs op on job; target only for KillTarget. Returns "" on success, else why it failed
-  // (the request is then retried by the worker loop).
-  std::string execute(const Job& job, const Operation& op, const KillTarget* target);
+  // Runs op on job; target only for KillTarget. The error says why it failed (the request is
+  // then retried by the worker loop).
+  api::Status execute(const Job& job, const Operation& op, const KillTarget* target);
 
   // The job's cached pods (every pod controlled by a Job with this job-name annotation), by name;
   // a pod we deleted that the informer still shows without a deletionTimestamp is given one.
@@ -83,23 +83,23 @@ class JobSyncer {
   }
 
  private:
-  std::string execute_unguarded(const Job& job, const Operation& op, const KillTarget* target);
-  std::string sync_job(const Job& job, StatusRule rule);
-  std::string kill(const Job& job, KillPlan plan, StatusRule rule);
+  api::Status execute_unguarded(const Job& job, const Operation& op, const KillTarget* target);
+  api::Status sync_job(const Job& job, StatusRule rule);
+  api::Status kill(const Job& job, KillPlan plan, StatusRule rule);
 
   // Pieces of sync_job.
-  std::string ensure_forwarding(Job& job);
-  std::string init_status(Job& job);
-  std::string ensure_pvcs(Job& job, JobStatus& working);
-  std::string ensure_podgroup(const Job& job);
-  std::string run_plugins_job_hook(const Job& job, JobStatus& working, bool add);
-  std::string create_pods(const Job& job, const std::vector<PodToCreate>& create,
+  api::Status ensure_forwarding(Job& job);
+  api::Status init_status(Job& job);
+  api::Status ensure_pvcs(Job& job, JobStatus& working);
+  api::Status ensure_podgroup(const Job& job);
+  api::Status run_plugins_job_hook(const Job& job, JobStatus& working, bool add);
+  api::Status create_pods(const Job& job, const std::vector<PodToCreate>& create,
                           JobStatus& status);
-  std::string delete_pods(const Job& job, const std::vector<views::PodViewPtr>& pods,
+  api::Status delete_pods(const Job& job, const std::vector<views::PodViewPtr>& pods,
                           JobStatus& status);
-  // Deletes one pod; nullopt when it is terminating now (a pod already going away is only
+  // Deletes one pod: success when it is terminating now (a pod already going away is only
   // counted), else why the delete failed.
-  std::optional<std::string> delete_pod(const views::PodView& pod);
+  api::Status delete_pod(const views::PodView& pod);
   void report_podgroup_pending(const Job& job, const views::PodGroupView& pg);
 
   // PUT .../status. On success job becomes the server's copy (and the JobStore learns it).

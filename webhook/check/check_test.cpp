@@ -194,17 +194,36 @@ TEST_F(CheckTest, FeatureGatesTurnOnTheQueueAllocationGate) {
                  "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations:\n"
                  "    scheduling.volcano.sh/queue-allocation-gate: \"true\"\n"
                  "spec: {containers: [{name: c, image: busybox}]}\n");
+  // The webhook's value as it is: its other gates (Volcano's, Kubernetes') are accepted, and
+  // repeated flags merge.
   auto on = run_check_main({"-f", pod, "--admission-conf", conf, "-o", "json", "--feature-gates",
-                            "SchedulingGatesQueueAdmission=true,Other=false"});
+                            "SchedulingGatesQueueAdmission=true,CSIStorage=false",
+                            "--feature-gates", "InPlacePodVerticalScaling=true"});
   EXPECT_EQ(on.code, 0) << on.err;
   EXPECT_EQ(nlohmann::json::parse(on.out)["spec"]["schedulingGates"][0]["name"],
             "scheduling.volcano.sh/queue-allocation-gate");
   auto off = run_check_main({"-f", pod, "--admission-conf", conf, "-o", "json"});
   EXPECT_FALSE(nlohmann::json::parse(off.out)["spec"].contains("schedulingGates"));
+  auto alpha = run_check_main(
+      {"-f", pod, "--admission-conf", conf, "-o", "json", "--feature-gates", "AllAlpha=true"});
+  EXPECT_TRUE(nlohmann::json::parse(alpha.out)["spec"].contains("schedulingGates")) << alpha.err;
+}
+
+TEST_F(CheckTest, BadFeatureGatesAreUsageErrorsWithTheWebhooksMessages) {
+  const std::string pod =
+      dir_.write("pod.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n");
   auto bad = run_check_main({"-f", pod, "--feature-gates", "PodLevelResources=maybe"});
   EXPECT_EQ(bad.code, 2);
-  EXPECT_THAT(bad.err,
-              HasSubstr("error: --feature-gates: invalid value of PodLevelResources=maybe"));
+  EXPECT_THAT(bad.err, HasSubstr("error: --feature-gates: invalid value of "
+                                 "PodLevelResources=maybe, err: strconv.ParseBool: parsing "
+                                 "\"maybe\": invalid syntax\n"));
+  auto unknown = run_check_main({"-f", pod, "--feature-gates", "Other=false"});
+  EXPECT_EQ(unknown.code, 2);
+  EXPECT_THAT(unknown.err, HasSubstr("error: --feature-gates: unrecognized feature gate: Other\n"));
+  auto bare = run_check_main({"-f", pod, "--feature-gates", "PodLevelResources"});
+  EXPECT_EQ(bare.code, 2);
+  EXPECT_THAT(bare.err,
+              HasSubstr("error: --feature-gates: missing bool value for PodLevelResources\n"));
 }
 
 TEST_F(CheckTest, UnreadableAdmissionConfIsAUsageError) {

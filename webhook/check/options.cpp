@@ -1,47 +1,28 @@
 #include "webhook/check/options.h"
 
 #include <map>
-#include <optional>
-#include <string_view>
 
 #include <CLI/CLI.hpp>
 
 #include "common/api/expected.h"
+#include "common/flags/feature_gates.h"
+#include "webhook/app/options.h"
 #include "webhook/check/report.h"
 
 namespace vc::webhook::check {
 namespace {
 
-// Go's strconv.ParseBool, as pflag reads feature-gate values.
-std::optional<bool> parse_go_bool(std::string_view v) {
-  for (std::string_view t : {"1", "t", "T", "TRUE", "true", "True"}) {
-    if (v == t) return true;
+// --feature-gates as the webhook parses it (common/flags/feature_gates.h), with the webhook's
+// gates, so the webhook's value can be copied as it is; repeated flags merge. Admission reads two
+// gates; the webhook's others (Volcano's, AllAlpha, AllBeta, Kubernetes') are accepted and have
+// no effect here, and a name the webhook does not know is an error, as it is there.
+api::Status apply_feature_gates(const std::vector<std::string>& values, AdmissionOptions& options) {
+  flags::FeatureGates gates(app::WebhookOptions::default_feature_gates());
+  for (const std::string& value : values) {
+    if (auto set = gates.set(value); !set) return set;
   }
-  for (std::string_view f : {"0", "f", "F", "FALSE", "false", "False"}) {
-    if (v == f) return false;
-  }
-  return std::nullopt;
-}
-
-// --feature-gates "A=true,B=false": the webhook's value can be copied as it is. Admission reads
-// two gates; the others are accepted and have no effect here.
-api::Status apply_feature_gates(std::string_view text, AdmissionOptions& options) {
-  while (!text.empty()) {
-    const std::size_t comma = text.find(',');
-    std::string_view item = text.substr(0, comma);
-    text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
-    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
-    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
-    if (item.empty()) continue;
-    const std::size_t eq = item.find('=');
-    if (eq == std::string_view::npos)
-      return api::Unexpected{"missing bool value for " + std::string(item)};
-    const std::string_view key = item.substr(0, eq);
-    auto value = parse_go_bool(item.substr(eq + 1));
-    if (!value) return api::Unexpected{"invalid value of " + std::string(item)};
-    if (key == "SchedulingGatesQueueAdmission") options.scheduling_gates_queue_admission = *value;
-    if (key == "PodLevelResources") options.pod_level_resources = *value;
-  }
+  options.scheduling_gates_queue_admission = gates.enabled(app::kSchedulingGatesQueueAdmission);
+  options.pod_level_resources = gates.enabled(app::kPodLevelResources);
   return api::ok_status();
 }
 
@@ -83,11 +64,12 @@ std::variant<CheckOptions, int> parse_check_args(int argc, char** argv, std::ost
   app.add_flag("--enable-root-queue-protection", o.admission.enable_root_queue_protection,
                "Protect the root queue's resources (use =false to turn off)")
       ->capture_default_str();
-  std::string feature_gates;
+  std::vector<std::string> feature_gates;
   app.add_option("--feature-gates", feature_gates,
-                 "Feature gates as the webhook takes them (key=value,...); admission reads "
-                 "SchedulingGatesQueueAdmission (default false) and PodLevelResources (default "
-                 "true)");
+                 "Feature gates as the webhook takes them (key=value,...; repeatable); admission "
+                 "reads SchedulingGatesQueueAdmission (default false) and PodLevelResources "
+                 "(default true)")
+      ->allow_extra_args(false);  // one value per flag, as for the webhook
   app.add_option("-v,--v", o.verbosity, "Log verbosity (logs go to stderr)")
       ->check(CLI::NonNegativeNumber);
   try {

@@ -10,29 +10,15 @@ constexpr const char* kVcTaskIndex = "VC_TASK_INDEX";
 }  // namespace
 
 // env takes no arguments; Volcano ignores whatever is given, and so do we.
-EnvPlugin::EnvPlugin(const std::vector<std::string>& /*args*/) {}
+EnvPlugin::EnvPlugin(const std::vector<std::string>& /*args*/) : MarkOnlyPlugin(kName) {}
 
-std::string EnvPlugin::on_pod_create(nlohmann::json& pod, const Job& /*job*/) {
+api::Status EnvPlugin::on_pod_create(nlohmann::json& pod, const Job& /*job*/) {
   const std::string index = pod_index_suffix(pod);
   for_each_container(pod, Containers::Both, [&](nlohmann::json& c) {
     append_to(c, "env", env_var(kVkTaskIndex, index));
     append_to(c, "env", env_var(kVcTaskIndex, index));
   });
-  return "";
-}
-
-std::string EnvPlugin::on_job_add(PluginEnv& env) {
-  set_mark(env, kName);
-  return "";
-}
-
-std::string EnvPlugin::on_job_delete(PluginEnv& env) {
-  if (is_marked(env, kName)) clear_mark(env, kName);
-  return "";
-}
-
-std::string EnvPlugin::on_job_update(PluginEnv& /*env*/) {
-  return "";
+  return api::ok_status();
 }
 
 }  // namespace vc::controllers::job::plugins

@@ -14,25 +14,6 @@ constexpr const char* kRangeError = "value out of range";
 
 }  // namespace
 
-GoInt go_parse_int(std::string_view s) {
-  const go::IntParse parsed = go::parse_int_full(s, 0, 64);
-  switch (parsed.error) {
-    case go::NumError::None:
-      return {parsed.value, ""};
-    case go::NumError::Syntax:
-      return {parsed.value, kParseError};
-    case go::NumError::Range:
-      return {parsed.value, kRangeError};
-  }
-  throw std::logic_error("go_parse_int: unknown NumError");
-}
-
-std::optional<bool> go_parse_bool(std::string_view s) {
-  const auto parsed = go::parse_bool(s);
-  if (!parsed) return std::nullopt;
-  return *parsed;
-}
-
 std::optional<std::int64_t> go_atoi(std::string_view s) {
   const auto parsed = go::parse_decimal_int(s, 64);
   if (!parsed) return std::nullopt;
@@ -61,8 +42,7 @@ const GoFlagSet::Flag* GoFlagSet::find(std::string_view name) const {
   return nullptr;
 }
 
-bool GoFlagSet::parse_one(const std::vector<std::string>& args, std::size_t& i,
-                          std::string& error) {
+api::Expected<bool> GoFlagSet::parse_one(const std::vector<std::string>& args, std::size_t& i) {
   const std::string& s = args[i];
   if (s.size() < 2 || s[0] != '-') return false;
   std::size_t minuses = 1;
@@ -75,8 +55,7 @@ bool GoFlagSet::parse_one(const std::vector<std::string>& args, std::size_t& i,
   }
   std::string name = s.substr(minuses);
   if (name.empty() || name[0] == '-' || name[0] == '=') {
-    error = "bad flag syntax: " + s;
-    return false;
+    return api::Unexpected{"bad flag syntax: " + s};
   }
   ++i;
   bool has_value = false;
@@ -88,9 +67,9 @@ bool GoFlagSet::parse_one(const std::vector<std::string>& args, std::size_t& i,
   }
   const Flag* flag = find(name);
   if (flag == nullptr) {
-    error = (name == "help" || name == "h") ? "flag: help requested"
-                                            : "flag provided but not defined: -" + name;
-    return false;
+    return api::Unexpected{(name == "help" || name == "h")
+                               ? "flag: help requested"
+                               : "flag provided but not defined: -" + name};
   }
   if (flag->kind == Kind::Bool) {
     auto* target = static_cast<bool*>(flag->target);
@@ -98,11 +77,11 @@ bool GoFlagSet::parse_one(const std::vector<std::string>& args, std::size_t& i,
       *target = true;
       return true;
     }
-    const auto parsed = go_parse_bool(value);
-    *target = parsed.value_or(false);
+    const auto parsed = go::parse_bool(value);
+    *target = parsed.ok() && *parsed;
     if (!parsed) {
-      error = "invalid boolean value " + go::quote(value) + " for -" + name + ": " + kParseError;
-      return false;
+      return api::Unexpected{"invalid boolean value " + go::quote(value) + " for -" + name + ": " +
+                             kParseError};
     }
     return true;
   }
@@ -110,30 +89,27 @@ bool GoFlagSet::parse_one(const std::vector<std::string>& args, std::size_t& i,
     value = args[i++];
     has_value = true;
   }
-  if (!has_value) {
-    error = "flag needs an argument: -" + name;
-    return false;
-  }
+  if (!has_value) return api::Unexpected{"flag needs an argument: -" + name};
   if (flag->kind == Kind::String) {
     *static_cast<std::string*>(flag->target) = value;
     return true;
   }
-  const GoInt parsed = go_parse_int(value);
+  // strconv.ParseInt(s, 0, 64); Go stores its value even on an error.
+  const go::IntParse parsed = go::parse_int_full(value, 0, 64);
   *static_cast<std::int64_t*>(flag->target) = parsed.value;
-  if (!parsed.error.empty()) {
-    error = "invalid value " + go::quote(value) + " for flag -" + name + ": " + parsed.error;
-    return false;
+  if (parsed.error != go::NumError::None) {
+    return api::Unexpected{"invalid value " + go::quote(value) + " for flag -" + name + ": " +
+                           (parsed.error == go::NumError::Syntax ? kParseError : kRangeError)};
   }
   return true;
 }
 
 api::Status GoFlagSet::parse(const std::vector<std::string>& args) {
-  std::string error;
   std::size_t i = 0;
-  while (i < args.size() && parse_one(args, i, error)) {
-  }
+  api::Expected<bool> more = true;
+  while (more && *more && i < args.size()) more = parse_one(args, i);
   remaining_.assign(args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
-  if (!error.empty()) return api::Unexpected{std::move(error)};
+  if (!more) return api::Unexpected{more.error()};
   return api::ok_status();
 }
 

@@ -43,26 +43,14 @@ class GoFlagSet {
   };
   const Flag* find(std::string_view name) const;
   void add(std::string name, Kind kind, void* target);
-  // One flag at args[i]; advances i. Returns false (with error possibly set) to stop.
-  bool parse_one(const std::vector<std::string>& args, std::size_t& i, std::string& error);
+  // One flag at args[i]; advances i past what it read. True to go on, false to stop (a non-flag,
+  // or "--"), or the error that stops parsing.
+  api::Expected<bool> parse_one(const std::vector<std::string>& args, std::size_t& i);
 
   std::vector<Flag> flags_;
   std::vector<std::string> remaining_;
 };
 
-// The strconv parsers below are thin wrappers over common/go/strconv.h that keep the
-// flag package's view of them: its error words and the value it stores on a bad value.
-//
-// strconv.ParseInt(s, 0, 64): sign, base prefixes 0b/0o/0x and a leading 0 for octal,
-// underscores between digits. error is "" or "parse error" / "value out of range" (Go's flag
-// wording); value is what Go would store (0 on a syntax error, the clamped bound on overflow).
-struct GoInt {
-  std::int64_t value = 0;
-  std::string error;
-};
-GoInt go_parse_int(std::string_view s);
-// strconv.ParseBool.
-std::optional<bool> go_parse_bool(std::string_view s);
 // strconv.Atoi: optional sign and decimal digits only; nullopt on a syntax or range error.
 std::optional<std::int64_t> go_atoi(std::string_view s);
 

@@ -1,8 +1,12 @@
 #include "controllers/job/plugins/go_flags.h"
 
 #include <limits>
+#include <string>
+#include <utility>
 
 #include <gtest/gtest.h>
+
+#include "common/go/strconv.h"
 
 namespace vc::controllers::job::plugins {
 namespace {
@@ -154,24 +158,35 @@ TEST(GoFlags, RedefiningAFlagIsAProgrammerError) {
   EXPECT_THROW(f.set.add_string("master", &other), std::logic_error);
 }
 
-TEST(GoParseInt, BasePrefixesSignsAndUnderscores) {
-  EXPECT_EQ(go_parse_int("23456").value, 23456);
-  EXPECT_EQ(go_parse_int("-10").value, -10);
-  EXPECT_EQ(go_parse_int("+7").value, 7);
-  EXPECT_EQ(go_parse_int("0x1F").value, 31);
-  EXPECT_EQ(go_parse_int("0o17").value, 15);
-  EXPECT_EQ(go_parse_int("017").value, 15);
-  EXPECT_EQ(go_parse_int("0b101").value, 5);
-  EXPECT_EQ(go_parse_int("0").value, 0);
-  EXPECT_EQ(go_parse_int("1_000").value, 1000);
-  EXPECT_EQ(go_parse_int("0x_1f").value, 31);
-  EXPECT_EQ(go_parse_int("-9223372036854775808").value, std::numeric_limits<std::int64_t>::min());
-  for (const char* bad : {"", "-", "08", "0x", "1__0", "_1", "1_", "12a", " 1"}) {
-    EXPECT_EQ(go_parse_int(bad).error, "parse error") << bad;
-    EXPECT_EQ(go_parse_int(bad).value, 0) << bad;
+TEST(GoFlags, IntTakesGoSyntaxBasePrefixesSignsAndUnderscores) {
+  const std::pair<const char*, std::int64_t> cases[] = {
+      {"23456", 23456},
+      {"-10", -10},
+      {"+7", 7},
+      {"0x1F", 31},
+      {"0o17", 15},
+      {"017", 15},
+      {"0b101", 5},
+      {"0", 0},
+      {"1_000", 1000},
+      {"0x_1f", 31},
+      {"-9223372036854775808", std::numeric_limits<std::int64_t>::min()}};
+  for (const auto& [text, value] : cases) {
+    Flags f;
+    EXPECT_EQ(f.set.parse({std::string("--port=") + text}).error(), "") << text;
+    EXPECT_EQ(f.port, value) << text;
   }
-  EXPECT_EQ(go_parse_int("9223372036854775808").error, "value out of range");
-  EXPECT_EQ(go_parse_int("-9223372036854775809").value, std::numeric_limits<std::int64_t>::min());
+  for (const char* bad : {"", "-", "08", "0x", "1__0", "_1", "1_", "12a", " 1"}) {
+    Flags f;
+    EXPECT_EQ(f.set.parse({std::string("--port=") + bad}).error(),
+              "invalid value " + go::quote(bad) + " for flag -port: parse error")
+        << bad;
+    EXPECT_EQ(f.port, 0) << bad;
+  }
+  Flags low;
+  EXPECT_EQ(low.set.parse({"--port=-9223372036854775809"}).error(),
+            "invalid value \"-9223372036854775809\" for flag -port: value out of range");
+  EXPECT_EQ(low.port, std::numeric_limits<std::int64_t>::min());
 }
 
 TEST(GoAtoi, DecimalOnly) {

@@ -29,15 +29,15 @@ std::string first_rank_env(json& pod) {
 
 }  // namespace
 
-HcclRankPlugin::HcclRankPlugin(const std::vector<std::string>& args) {
+HcclRankPlugin::HcclRankPlugin(const std::vector<std::string>& args) : Plugin(kName) {
   GoFlagSet flags;
   flags.add_string("master", &master_);
   flags.add_string("worker", &worker_);
   parse_args(flags, kName, args);
 }
 
-std::string HcclRankPlugin::on_pod_create(json& pod, const Job& job) {
-  if (!pod_annotation(pod, kHcclRankAnnotation).empty()) return "";
+api::Status HcclRankPlugin::on_pod_create(json& pod, const Job& job) {
+  if (!pod_annotation(pod, kHcclRankAnnotation).empty()) return api::ok_status();
   json& meta = pod["metadata"];
   if (!meta.is_object()) meta = json::object();
   json& annotations = meta["annotations"];
@@ -45,21 +45,21 @@ std::string HcclRankPlugin::on_pod_create(json& pod, const Job& job) {
 
   if (std::string rank = first_rank_env(pod); !rank.empty()) {
     annotations[kHcclRankAnnotation] = rank;
-    return "";
+    return api::ok_status();
   }
   const std::string task = pod_task(pod);
-  if (task != master_ && task != worker_) return "";
+  if (task != master_ && task != worker_) return api::ok_status();
   const json& labels = meta.value("labels", json::object());
   if (!labels.is_object() || !labels.contains(keys::kTaskIndex)) {
-    return "pod " + pod_name(pod) + " doesn't have " + keys::kTaskIndex + " label";
+    return api::Unexpected{"pod " + pod_name(pod) + " doesn't have " + keys::kTaskIndex + " label"};
   }
   const std::string text = labels[keys::kTaskIndex].is_string()
                                ? labels[keys::kTaskIndex].get<std::string>()
                                : labels[keys::kTaskIndex].dump();
   const auto index = go_atoi(text);
   if (!index) {
-    return "failed to parse task index for pod " + pod_name(pod) + ": strconv.Atoi: parsing \"" +
-           text + "\": invalid syntax";
+    return api::Unexpected{"failed to parse task index for pod " + pod_name(pod) +
+                           ": strconv.Atoi: parsing \"" + text + "\": invalid syntax"};
   }
   std::int64_t rank = *index;
   if (task != master_) {
@@ -67,17 +67,7 @@ std::string HcclRankPlugin::on_pod_create(json& pod, const Job& job) {
     rank += master ? master->replicas : 0;
   }
   annotations[kHcclRankAnnotation] = std::to_string(rank);
-  return "";
-}
-
-std::string HcclRankPlugin::on_job_add(PluginEnv& /*env*/) {
-  return "";
-}
-std::string HcclRankPlugin::on_job_delete(PluginEnv& /*env*/) {
-  return "";
-}
-std::string HcclRankPlugin::on_job_update(PluginEnv& /*env*/) {
-  return "";
+  return api::ok_status();
 }
 
 }  // namespace vc::controllers::job::plugins

@@ -21,11 +21,7 @@ class HcclRankPlugin : public Plugin {
   static constexpr const char* kName = "hcclrank";
   explicit HcclRankPlugin(const std::vector<std::string>& args);
 
-  std::string name() const override { return kName; }
-  std::string on_pod_create(nlohmann::json& pod, const Job& job) override;
-  std::string on_job_add(PluginEnv& env) override;
-  std::string on_job_delete(PluginEnv& env) override;
-  std::string on_job_update(PluginEnv& env) override;
+  api::Status on_pod_create(nlohmann::json& pod, const Job& job) override;
 
  private:
   std::string master_ = "master";

@@ -12,7 +12,7 @@ namespace {
 constexpr const char* kPortName = "mpijob-port";
 }  // namespace
 
-MpiPlugin::MpiPlugin(const std::vector<std::string>& args) {
+MpiPlugin::MpiPlugin(const std::vector<std::string>& args) : MarkOnlyPlugin(kName) {
   GoFlagSet flags;
   flags.add_string("master", &master_);
   flags.add_string("worker", &worker_);
@@ -20,11 +20,11 @@ MpiPlugin::MpiPlugin(const std::vector<std::string>& args) {
   parse_args(flags, kName, args);
 }
 
-std::string MpiPlugin::on_pod_create(json& pod, const Job& job) {
+api::Status MpiPlugin::on_pod_create(json& pod, const Job& job) {
   std::optional<std::string> mpi_host;
   if (pod_task(pod) == master_) {
     const TaskSpec* worker = find_task(job.spec, worker_);
-    if (worker == nullptr) return "";
+    if (worker == nullptr) return api::ok_status();
     std::string hosts;
     for (const std::string& host : task_hosts(job, *worker)) {
       if (!hosts.empty()) hosts += ",";
@@ -39,21 +39,7 @@ std::string MpiPlugin::on_pod_create(json& pod, const Job& job) {
       if (mpi_host) append_to(c, "env", env_var("MPI_HOST", *mpi_host));
     });
   }
-  return "";
-}
-
-std::string MpiPlugin::on_job_add(PluginEnv& env) {
-  set_mark(env, kName);
-  return "";
-}
-
-std::string MpiPlugin::on_job_delete(PluginEnv& env) {
-  if (is_marked(env, kName)) clear_mark(env, kName);
-  return "";
-}
-
-std::string MpiPlugin::on_job_update(PluginEnv& /*env*/) {
-  return "";
+  return api::ok_status();
 }
 
 }  // namespace vc::controllers::job::plugins

@@ -15,16 +15,12 @@
 
 namespace vc::controllers::job::plugins {
 
-class MpiPlugin : public Plugin {
+class MpiPlugin : public MarkOnlyPlugin {
  public:
   static constexpr const char* kName = "mpi";
   explicit MpiPlugin(const std::vector<std::string>& args);
 
-  std::string name() const override { return kName; }
-  std::string on_pod_create(nlohmann::json& pod, const Job& job) override;
-  std::string on_job_add(PluginEnv& env) override;
-  std::string on_job_delete(PluginEnv& env) override;
-  std::string on_job_update(PluginEnv& env) override;
+  api::Status on_pod_create(nlohmann::json& pod, const Job& job) override;
 
  private:
   std::string master_ = "master";

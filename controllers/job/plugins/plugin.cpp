@@ -3,6 +3,7 @@
 #include "controllers/job/plugins/env_plugin.h"
 #include "controllers/job/plugins/hcclrank_plugin.h"
 #include "controllers/job/plugins/mpi_plugin.h"
+#include "controllers/job/plugins/plugin_support.h"
 #include "controllers/job/plugins/pytorch_plugin.h"
 #include "controllers/job/plugins/ray_plugin.h"
 #include "controllers/job/plugins/ssh_plugin.h"
@@ -10,6 +11,16 @@
 #include "controllers/job/plugins/tensorflow_plugin.h"
 
 namespace vc::controllers::job::plugins {
+
+api::Status MarkOnlyPlugin::on_job_add(PluginEnv& env) {
+  set_mark(env, name());
+  return api::ok_status();
+}
+
+api::Status MarkOnlyPlugin::on_job_delete(PluginEnv& env) {
+  if (is_marked(env, name())) clear_mark(env, name());
+  return api::ok_status();
+}
 
 std::unique_ptr<Plugin> make_plugin(const std::string& name, const std::vector<std::string>& args) {
   if (name == EnvPlugin::kName) return std::make_unique<EnvPlugin>(args);

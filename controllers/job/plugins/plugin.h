@@ -10,7 +10,9 @@
 //   on_job_delete  on every kill.
 // The job hooks create or delete the plugin's objects through env.client and keep the
 // "plugin-<name>" marks in env.controlled_resources (the status being written by that pass).
-// Every hook returns "" on success or an error text; API errors are never thrown.
+// Every hook returns api::ok_status() or the error text; API errors are never thrown. The job
+// hooks do nothing unless a plugin overrides them (hcclrank creates nothing and keeps no mark);
+// MarkOnlyPlugin keeps the plugin's mark and nothing else.
 //
 // Threads: an instance is built per call site with make_plugins and used by one thread; hooks
 // perform blocking API calls on the caller's thread. Plugins hold only their parsed arguments.
@@ -18,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -38,12 +41,28 @@ struct PluginEnv {
 
 class Plugin {
  public:
+  explicit Plugin(std::string name) : name_(std::move(name)) {}
   virtual ~Plugin() = default;
-  virtual std::string name() const = 0;
-  virtual std::string on_pod_create(nlohmann::json& pod, const Job& job) = 0;  // "" = ok
-  virtual std::string on_job_add(PluginEnv& env) = 0;
-  virtual std::string on_job_delete(PluginEnv& env) = 0;
-  virtual std::string on_job_update(PluginEnv& env) = 0;
+
+  // Its key in spec.plugins: "env", "svc", ...
+  const std::string& name() const { return name_; }
+
+  virtual api::Status on_pod_create(nlohmann::json& pod, const Job& job) = 0;
+  virtual api::Status on_job_add(PluginEnv& /*env*/) { return api::ok_status(); }
+  virtual api::Status on_job_delete(PluginEnv& /*env*/) { return api::ok_status(); }
+  virtual api::Status on_job_update(PluginEnv& /*env*/) { return api::ok_status(); }
+
+ private:
+  std::string name_;
+};
+
+// A plugin that creates no objects (env, mpi, pytorch, tensorflow): on_job_add sets its
+// "plugin-<name>" mark, on_job_delete clears it, on_job_update does nothing.
+class MarkOnlyPlugin : public Plugin {
+ public:
+  using Plugin::Plugin;
+  api::Status on_job_add(PluginEnv& env) final;
+  api::Status on_job_delete(PluginEnv& env) final;
 };
 
 // One instance per spec.plugins entry (in that order: sorted by name), each with its arguments

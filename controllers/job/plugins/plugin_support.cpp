@@ -167,52 +167,58 @@ std::string object_name(const json& object) {
 }
 
 // Create after a NotFound GET. AlreadyExists means someone created it since: as good as ours.
-CreateResult create_object(PluginEnv& env, const kube::Resource& resource, const json& object) {
+api::Expected<Outcome> create_object(PluginEnv& env, const kube::Resource& resource,
+                                     const json& object) {
   auto created = env.client.create(resource, env.job.namespace_, object);
   if (created.ok()) {
     VC_LOG_DEBUG("plugin created object", kv("job", env.job.key()),
                  kv("resource", resource.qualified()), kv("name", object_name(object)));
-    return {Outcome::Created, ""};
+    return Outcome::Created;
   }
   if (created.is(kube::ErrorKind::AlreadyExists)) {
     VC_LOG_DEBUG("plugin object already exists", kv("job", env.job.key()),
                  kv("resource", resource.qualified()), kv("name", object_name(object)));
-    return {Outcome::Existed, ""};
+    return Outcome::Existed;
   }
-  return {Outcome::Existed, error_text(created.error())};
+  return api::Unexpected{error_text(created.error())};
 }
 
 }  // namespace
 
-CreateResult create_if_absent(PluginEnv& env, const kube::Resource& resource, const json& object) {
+api::Expected<Outcome> create_if_absent(PluginEnv& env, const kube::Resource& resource,
+                                        const json& object) {
   auto existing = env.client.get(resource, env.job.namespace_, object_name(object));
-  if (existing.ok()) return {Outcome::Existed, ""};
-  if (!existing.is(kube::ErrorKind::NotFound))
-    return {Outcome::Existed, error_text(existing.error())};
+  if (existing.ok()) return Outcome::Existed;
+  if (!existing.is(kube::ErrorKind::NotFound)) return api::Unexpected{error_text(existing.error())};
   return create_object(env, resource, object);
 }
 
-std::string create_or_update(PluginEnv& env, const kube::Resource& resource, const json& object,
+api::Status create_or_update(PluginEnv& env, const kube::Resource& resource, const json& object,
                              const std::function<bool(json& existing)>& update) {
   auto existing = env.client.get(resource, env.job.namespace_, object_name(object));
   if (!existing.ok()) {
-    if (!existing.is(kube::ErrorKind::NotFound)) return error_text(existing.error());
-    return create_object(env, resource, object).error;
+    if (!existing.is(kube::ErrorKind::NotFound)) {
+      return api::Unexpected{error_text(existing.error())};
+    }
+    if (auto created = create_object(env, resource, object); !created) {
+      return api::Unexpected{created.error()};
+    }
+    return api::ok_status();
   }
   json& current = existing.value();
-  if (!update(current)) return "";
+  if (!update(current)) return api::ok_status();
   auto updated = env.client.update(resource, env.job.namespace_, current);
-  if (!updated.ok()) return error_text(updated.error());
+  if (!updated.ok()) return api::Unexpected{error_text(updated.error())};
   VC_LOG_DEBUG("plugin updated object", kv("job", env.job.key()),
                kv("resource", resource.qualified()), kv("name", object_name(object)));
-  return "";
+  return api::ok_status();
 }
 
-std::string delete_if_present(PluginEnv& env, const kube::Resource& resource,
+api::Status delete_if_present(PluginEnv& env, const kube::Resource& resource,
                               const std::string& name) {
   auto removed = env.client.remove(resource, env.job.namespace_, name);
-  if (removed.ok() || removed.is(kube::ErrorKind::NotFound)) return "";
-  return error_text(removed.error());
+  if (removed.ok() || removed.is(kube::ErrorKind::NotFound)) return api::ok_status();
+  return api::Unexpected{error_text(removed.error())};
 }
 
 }  // namespace vc::controllers::job::plugins

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/api/expected.h"
 #include "common/kube/client.h"
 #include "controllers/job/model/job.h"
 #include "controllers/job/plugins/go_flags.h"
@@ -76,21 +77,17 @@ nlohmann::json owned_object(const Job& job, const kube::Resource& resource,
 std::string error_text(const kube::ApiError& error);
 
 enum class Outcome { Existed, Created };
-struct CreateResult {
-  Outcome outcome = Outcome::Existed;
-  std::string error;  // "" on success
-};
 // GET; on NotFound create the object (AlreadyExists from a racing writer counts as existing).
-CreateResult create_if_absent(PluginEnv& env, const kube::Resource& resource,
-                              const nlohmann::json& object);
+api::Expected<Outcome> create_if_absent(PluginEnv& env, const kube::Resource& resource,
+                                        const nlohmann::json& object);
 // GET; on NotFound create the object (AlreadyExists counts as success). When it exists, calls
 // update(existing), which edits the fetched object and returns true to PUT it back (the write
 // carries the fetched resourceVersion; a Conflict is returned as an error for the sync to retry).
-std::string create_or_update(PluginEnv& env, const kube::Resource& resource,
+api::Status create_or_update(PluginEnv& env, const kube::Resource& resource,
                              const nlohmann::json& object,
                              const std::function<bool(nlohmann::json& existing)>& update);
-// DELETE; NotFound is success. Returns "" or the error text.
-std::string delete_if_present(PluginEnv& env, const kube::Resource& resource,
+// DELETE; NotFound is success.
+api::Status delete_if_present(PluginEnv& env, const kube::Resource& resource,
                               const std::string& name);
 
 }  // namespace vc::controllers::job::plugins

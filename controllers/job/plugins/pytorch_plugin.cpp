@@ -14,7 +14,7 @@ constexpr const char* kPortName = "pytorchjob-port";
 constexpr const char* kInitName = "wait-for-master";
 }  // namespace
 
-PytorchPlugin::PytorchPlugin(const std::vector<std::string>& args) {
+PytorchPlugin::PytorchPlugin(const std::vector<std::string>& args) : MarkOnlyPlugin(kName) {
   GoFlagSet flags;
   flags.add_string("master", &master_);
   flags.add_string("worker", &worker_);
@@ -44,13 +44,13 @@ std::string PytorchPlugin::wait_for_master_script(const std::string& addr) const
          "echo \"Master node is ready!\"";
 }
 
-std::string PytorchPlugin::on_pod_create(json& pod, const Job& job) {
+api::Status PytorchPlugin::on_pod_create(json& pod, const Job& job) {
   const std::string task = pod_task(pod);
   const TaskSpec* master = find_task(job.spec, master_);
   if (master == nullptr) {
     VC_LOG_WARN("pytorch plugin: job has no master task", kv("job", job.key()),
                 kv("task", master_));
-    return "";
+    return api::ok_status();
   }
   const std::string master_addr = domain_name(job, *master, 0);
 
@@ -58,7 +58,7 @@ std::string PytorchPlugin::on_pod_create(json& pod, const Job& job) {
   if (task == worker_) {
     const std::string suffix = pod_index_suffix(pod);
     const auto index = go_atoi(suffix);
-    if (!index) return "strconv.Atoi: parsing \"" + suffix + "\": invalid syntax";
+    if (!index) return api::Unexpected{"strconv.Atoi: parsing \"" + suffix + "\": invalid syntax"};
     rank = std::to_string(*index + 1);
     if (wait_master_enabled_) {
       bool present = false;
@@ -88,21 +88,7 @@ std::string PytorchPlugin::on_pod_create(json& pod, const Job& job) {
               env_var("WORLD_SIZE", std::to_string(static_cast<std::int32_t>(world_size))));
     if (rank) append_to(c, "env", env_var("RANK", *rank));
   });
-  return "";
-}
-
-std::string PytorchPlugin::on_job_add(PluginEnv& env) {
-  set_mark(env, kName);
-  return "";
-}
-
-std::string PytorchPlugin::on_job_delete(PluginEnv& env) {
-  if (is_marked(env, kName)) clear_mark(env, kName);
-  return "";
-}
-
-std::string PytorchPlugin::on_job_update(PluginEnv& /*env*/) {
-  return "";
+  return api::ok_status();
 }
 
 }  // namespace vc::controllers::job::plugins

@@ -17,16 +17,12 @@
 
 namespace vc::controllers::job::plugins {
 
-class PytorchPlugin : public Plugin {
+class PytorchPlugin : public MarkOnlyPlugin {
  public:
   static constexpr const char* kName = "pytorch";
   explicit PytorchPlugin(const std::vector<std::string>& args);
 
-  std::string name() const override { return kName; }
-  std::string on_pod_create(nlohmann::json& pod, const Job& job) override;
-  std::string on_job_add(PluginEnv& env) override;
-  std::string on_job_delete(PluginEnv& env) override;
-  std::string on_job_update(PluginEnv& env) override;
+  api::Status on_pod_create(nlohmann::json& pod, const Job& job) override;
 
   // The init container's shell script (exact text of Volcano's, no trailing newline).
   std::string wait_for_master_script(const std::string& master_addr) const;

@@ -28,7 +28,7 @@ TEST(PytorchPlugin, MasterGetsPortAndRankZero) {
   const Job job = pytorch_job();
   json pod = make_pod(job, "master", 0);
   PytorchPlugin plugin({});
-  ASSERT_EQ(plugin.on_pod_create(pod, job), "");
+  ASSERT_EQ(plugin.on_pod_create(pod, job).error(), "");
   const json& c = pod["spec"]["containers"][0];
   EXPECT_EQ(c["ports"], json::array({{{"name", "pytorchjob-port"}, {"containerPort", 23456}}}));
   EXPECT_EQ(c["env"], env_list("0"));
@@ -41,7 +41,7 @@ TEST(PytorchPlugin, WorkerRankIsIndexPlusOneAndExistingPortIsKept) {
   pod["spec"]["containers"][0]["ports"] =
       json::array({{{"name", "mine"}, {"containerPort", 23456}}});
   PytorchPlugin plugin({});
-  ASSERT_EQ(plugin.on_pod_create(pod, job), "");
+  ASSERT_EQ(plugin.on_pod_create(pod, job).error(), "");
   const json& c = pod["spec"]["containers"][0];
   EXPECT_EQ(c["ports"], json::array({{{"name", "mine"}, {"containerPort", 23456}}}));
   EXPECT_EQ(c["env"], env_list("3"));
@@ -52,7 +52,7 @@ TEST(PytorchPlugin, OtherTasksGetNoRank) {
       make_job("pt", {make_task("master", 1), make_task("worker", 3), make_task("logger", 1)});
   json pod = make_pod(job, "logger", 0);
   PytorchPlugin plugin({});
-  ASSERT_EQ(plugin.on_pod_create(pod, job), "");
+  ASSERT_EQ(plugin.on_pod_create(pod, job).error(), "");
   EXPECT_EQ(pod["spec"]["containers"][0]["env"], env_list(""));
 }
 
@@ -61,7 +61,7 @@ TEST(PytorchPlugin, JobWithoutMasterTaskIsLeftUnchanged) {
   json pod = make_pod(job, "worker", 0);
   const json before = pod;
   PytorchPlugin plugin({});
-  ASSERT_EQ(plugin.on_pod_create(pod, job), "");
+  ASSERT_EQ(plugin.on_pod_create(pod, job).error(), "");
   EXPECT_EQ(pod, before);
 }
 
@@ -69,7 +69,7 @@ TEST(PytorchPlugin, CustomNamesPortAndMasterHostname) {
   const Job job = make_job("pt", {make_task("chief", 1, "boss", "net"), make_task("w", 2)});
   json pod = make_pod(job, "w", 1);
   PytorchPlugin plugin({"--master=chief", "--worker=w", "--port=1234"});
-  ASSERT_EQ(plugin.on_pod_create(pod, job), "");
+  ASSERT_EQ(plugin.on_pod_create(pod, job).error(), "");
   const json& c = pod["spec"]["containers"][0];
   EXPECT_EQ(c["ports"][0]["containerPort"], 1234);
   EXPECT_EQ(c["env"], json::array({{{"name", "MASTER_ADDR"}, {"value", "boss.net"}},
@@ -100,7 +100,7 @@ TEST(PytorchPlugin, WaitForMasterInitContainerOnWorkersOnly) {
   EXPECT_EQ(plugin.wait_for_master_script("pt-master-0.pt"), script);
 
   json worker = make_pod(job, "worker", 0, /*with_init=*/true);
-  ASSERT_EQ(plugin.on_pod_create(worker, job), "");
+  ASSERT_EQ(plugin.on_pod_create(worker, job).error(), "");
   const json& inits = worker["spec"]["initContainers"];
   ASSERT_EQ(inits.size(), 2u) << inits.dump();
   EXPECT_EQ(inits[1], json({{"name", "wait-for-master"},
@@ -109,11 +109,11 @@ TEST(PytorchPlugin, WaitForMasterInitContainerOnWorkersOnly) {
   EXPECT_FALSE(inits[0].contains("env")) << "init containers get no env";
 
   json again = worker;  // an existing wait-for-master container is not duplicated
-  ASSERT_EQ(plugin.on_pod_create(again, job), "");
+  ASSERT_EQ(plugin.on_pod_create(again, job).error(), "");
   EXPECT_EQ(again["spec"]["initContainers"].size(), 2u);
 
   json master = make_pod(job, "master", 0);
-  ASSERT_EQ(plugin.on_pod_create(master, job), "");
+  ASSERT_EQ(plugin.on_pod_create(master, job).error(), "");
   EXPECT_FALSE(master["spec"].contains("initContainers"));
 }
 
@@ -122,7 +122,7 @@ TEST(PytorchPlugin, WorkerWithNonNumericIndexFails) {
   json pod = make_pod(job, "worker", 0);
   pod["metadata"]["name"] = "pt-worker-x";
   PytorchPlugin plugin({});
-  EXPECT_EQ(plugin.on_pod_create(pod, job), "strconv.Atoi: parsing \"x\": invalid syntax");
+  EXPECT_EQ(plugin.on_pod_create(pod, job).error(), "strconv.Atoi: parsing \"x\": invalid syntax");
 }
 
 TEST(PytorchPlugin, MarkOnlyJobHooks) {
@@ -131,9 +131,9 @@ TEST(PytorchPlugin, MarkOnlyJobHooks) {
   std::map<std::string, std::string> controlled;
   PluginEnv env{store.api(), job, controlled};
   PytorchPlugin plugin({});
-  ASSERT_EQ(plugin.on_job_add(env), "");
+  ASSERT_EQ(plugin.on_job_add(env).error(), "");
   EXPECT_EQ(controlled.at("plugin-pytorch"), "pytorch");
-  ASSERT_EQ(plugin.on_job_delete(env), "");
+  ASSERT_EQ(plugin.on_job_delete(env).error(), "");
   EXPECT_TRUE(controlled.empty());
   EXPECT_TRUE(store.calls().empty());
 }

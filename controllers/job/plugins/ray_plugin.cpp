@@ -17,7 +17,7 @@ std::string ray_head_service_name(const Job& job) {
   return job.name + "-head-svc";
 }
 
-RayPlugin::RayPlugin(const std::vector<std::string>& args) {
+RayPlugin::RayPlugin(const std::vector<std::string>& args) : Plugin(kName) {
   GoFlagSet flags;
   flags.add_string("head", &head_);
   flags.add_string("headContainer", &head_container_);
@@ -29,9 +29,11 @@ RayPlugin::RayPlugin(const std::vector<std::string>& args) {
   parse_args(flags, kName, args);
 }
 
-std::string RayPlugin::on_pod_create(json& pod, const Job& job) {
+api::Status RayPlugin::on_pod_create(json& pod, const Job& job) {
   const TaskSpec* head = find_task(job.spec, head_);
-  if (head == nullptr) return "job " + job.name + " doesn't have head task " + head_;
+  if (head == nullptr) {
+    return api::Unexpected{"job " + job.name + " doesn't have head task " + head_};
+  }
   const std::string task = pod_task(pod);
   for_each_container(pod, Containers::Regular, [&](json& c) {
     const std::string container = c.value("name", "");
@@ -55,11 +57,11 @@ std::string RayPlugin::on_pod_create(json& pod, const Job& job) {
                                       ":" + std::to_string(port_)});
     }
   });
-  return "";
+  return api::ok_status();
 }
 
-std::string RayPlugin::on_job_add(PluginEnv& env) {
-  if (is_marked(env, kName)) return "";
+api::Status RayPlugin::on_job_add(PluginEnv& env) {
+  if (is_marked(env, kName)) return api::ok_status();
   json service = owned_object(env.job, kube::resources::services, ray_head_service_name(env.job));
   auto port = [](const char* name, std::int64_t number) {
     return json{{"name", name},
@@ -73,27 +75,22 @@ std::string RayPlugin::on_job_add(PluginEnv& env) {
                        {keys::kTaskSpec, head_}}},
                      {"ports", json::array({port(kGcs, port_), port(kDashboard, dashboard_port_),
                                             port(kClientServer, client_port_)})}};
-  if (std::string error = create_if_absent(env, kube::resources::services, service).error;
-      !error.empty()) {
-    return error;
+  if (auto created = create_if_absent(env, kube::resources::services, service); !created) {
+    return api::Unexpected{created.error()};
   }
   set_mark(env, kName);
-  return "";
+  return api::ok_status();
 }
 
-std::string RayPlugin::on_job_delete(PluginEnv& env) {
-  if (!is_marked(env, kName)) return "";
-  if (std::string error =
+api::Status RayPlugin::on_job_delete(PluginEnv& env) {
+  if (!is_marked(env, kName)) return api::ok_status();
+  if (auto removed =
           delete_if_present(env, kube::resources::services, ray_head_service_name(env.job));
-      !error.empty()) {
-    return error;
+      !removed) {
+    return removed;
   }
   clear_mark(env, kName);
-  return "";
-}
-
-std::string RayPlugin::on_job_update(PluginEnv& /*env*/) {
-  return "";
+  return api::ok_status();
 }
 
 }  // namespace vc::controllers::job::plugins

@@ -22,11 +22,9 @@ class RayPlugin : public Plugin {
   static constexpr const char* kName = "ray";
   explicit RayPlugin(const std::vector<std::string>& args);
 
-  std::string name() const override { return kName; }
-  std::string on_pod_create(nlohmann::json& pod, const Job& job) override;
-  std::string on_job_add(PluginEnv& env) override;
-  std::string on_job_delete(PluginEnv& env) override;
-  std::string on_job_update(PluginEnv& env) override;
+  api::Status on_pod_create(nlohmann::json& pod, const Job& job) override;
+  api::Status on_job_add(PluginEnv& env) override;
+  api::Status on_job_delete(PluginEnv& env) override;
 
  private:
   std::string head_ = "head";

@@ -29,7 +29,7 @@ TEST(RayPlugin, HeadContainerGetsPortsAndHeadCommand) {
   json pod = with_container_name(make_pod(job, "head", 0), "head");
   pod["spec"]["containers"][0]["ports"] = json::array({{{"name", "d"}, {"containerPort", 8265}}});
   RayPlugin plugin({});
-  ASSERT_EQ(plugin.on_pod_create(pod, job), "");
+  ASSERT_EQ(plugin.on_pod_create(pod, job).error(), "");
   const json& c = pod["spec"]["containers"][0];
   EXPECT_EQ(c["ports"], json::array({{{"name", "d"}, {"containerPort", 8265}},
                                      {{"name", "gcs"}, {"containerPort", 6379}},
@@ -45,7 +45,7 @@ TEST(RayPlugin, WorkerContainerGetsAddressOfHead) {
   const Job job = make_job("ray1", {make_task("h", 1, "", "net"), make_task("w", 2)});
   json pod = with_container_name(make_pod(job, "w", 1), "ray");
   RayPlugin plugin({"--head=h", "--worker=w", "--workerContainer=ray", "--port=7000"});
-  ASSERT_EQ(plugin.on_pod_create(pod, job), "");
+  ASSERT_EQ(plugin.on_pod_create(pod, job).error(), "");
   EXPECT_EQ(pod["spec"]["containers"][0]["command"],
             json::array({"sh", "-c", "ray start --block --address=ray1-h-0.net:7000"}));
   EXPECT_FALSE(pod["spec"]["containers"][0].contains("ports"));
@@ -57,7 +57,7 @@ TEST(RayPlugin, ContainerWithAnotherNameIsUntouched) {
   json pod = make_pod(job, "head", 0);  // container "main", not "head"
   const json before = pod;
   RayPlugin plugin({});
-  ASSERT_EQ(plugin.on_pod_create(pod, job), "");
+  ASSERT_EQ(plugin.on_pod_create(pod, job).error(), "");
   EXPECT_EQ(pod, before);
 }
 
@@ -65,7 +65,7 @@ TEST(RayPlugin, JobWithoutHeadTaskFailsPodCreation) {
   const Job job = make_job("ray1", {make_task("worker", 2)});
   json pod = make_pod(job, "worker", 0);
   RayPlugin plugin({});
-  EXPECT_EQ(plugin.on_pod_create(pod, job), "job ray1 doesn't have head task head");
+  EXPECT_EQ(plugin.on_pod_create(pod, job).error(), "job ray1 doesn't have head task head");
 }
 
 TEST(RayPlugin, JobAddCreatesHeadServiceAndDeleteRemovesIt) {
@@ -74,7 +74,7 @@ TEST(RayPlugin, JobAddCreatesHeadServiceAndDeleteRemovesIt) {
   std::map<std::string, std::string> controlled;
   PluginEnv env{store.api(), job, controlled};
   RayPlugin plugin({"--dashboardPort=9000"});
-  ASSERT_EQ(plugin.on_job_add(env), "");
+  ASSERT_EQ(plugin.on_job_add(env).error(), "");
   EXPECT_EQ(controlled.at("plugin-ray"), "ray");
   const json svc = store.get(kSvcPath);
   EXPECT_EQ(svc["metadata"]["ownerReferences"], json::array({testing::controller_ref(job)}));
@@ -97,10 +97,10 @@ TEST(RayPlugin, JobAddCreatesHeadServiceAndDeleteRemovesIt) {
                    {"protocol", "TCP"}}})}}));
 
   store.clear_calls();
-  ASSERT_EQ(plugin.on_job_add(env), "");  // marked now
+  ASSERT_EQ(plugin.on_job_add(env).error(), "");  // marked now
   EXPECT_TRUE(store.calls().empty());
 
-  ASSERT_EQ(plugin.on_job_delete(env), "");
+  ASSERT_EQ(plugin.on_job_delete(env).error(), "");
   EXPECT_FALSE(store.has(kSvcPath));
   EXPECT_TRUE(controlled.empty());
 }
@@ -113,7 +113,7 @@ TEST(RayPlugin, ExistingServiceIsKeptAndCreateRaceIsFine) {
   std::map<std::string, std::string> controlled;
   PluginEnv env{store.api(), job, controlled};
   RayPlugin plugin({});
-  ASSERT_EQ(plugin.on_job_add(env), "");
+  ASSERT_EQ(plugin.on_job_add(env).error(), "");
   EXPECT_EQ(store.get(kSvcPath)["spec"]["type"], "NodePort");
   EXPECT_EQ(store.calls(), (std::vector<std::string>{"GET " + std::string(kSvcPath)}));
 }
@@ -125,7 +125,7 @@ TEST(RayPlugin, DeleteErrorIsReturnedAndMarkKept) {
   std::map<std::string, std::string> controlled{{"plugin-ray", "ray"}};
   PluginEnv env{store.api(), job, controlled};
   RayPlugin plugin({});
-  EXPECT_NE(plugin.on_job_delete(env), "");
+  EXPECT_FALSE(plugin.on_job_delete(env).ok());
   EXPECT_EQ(controlled.at("plugin-ray"), "ray");
 }
 

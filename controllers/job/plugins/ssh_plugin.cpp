@@ -19,8 +19,8 @@ constexpr const char* kRelativePath = ".ssh";
 constexpr int kRootMode = 0600;
 constexpr int kNonRootMode = 0644;
 
-std::string wrap_secret_error(const Job& job, const std::string& error) {
-  return "create secret for job <" + job.key() + "> with ssh plugin failed for " + error;
+api::Unexpected wrap_secret_error(const Job& job, const std::string& error) {
+  return {"create secret for job <" + job.key() + "> with ssh plugin failed for " + error};
 }
 
 }  // namespace
@@ -44,7 +44,7 @@ std::string ssh_config(const Job& job, std::int64_t port) {
   return config;
 }
 
-SshPlugin::SshPlugin(const std::vector<std::string>& args) {
+SshPlugin::SshPlugin(const std::vector<std::string>& args) : Plugin(kName) {
   GoFlagSet flags;
   flags.add_string("ssh-key-file-path", &key_file_path_);
   flags.add_string("ssh-private-key", &private_key_);
@@ -53,7 +53,7 @@ SshPlugin::SshPlugin(const std::vector<std::string>& args) {
   parse_args(flags, kName, args);
 }
 
-std::string SshPlugin::on_pod_create(json& pod, const Job& job) {
+api::Status SshPlugin::on_pod_create(json& pod, const Job& job) {
   const std::string secret = ssh_secret_name(job);
   json items = json::array();
   for (const char* key : {kPrivateKey, kPublicKey, kAuthorizedKeys, kConfig}) {
@@ -65,16 +65,16 @@ std::string SshPlugin::on_pod_create(json& pod, const Job& job) {
                  {"secret", {{"secretName", secret}, {"items", items}, {"defaultMode", mode}}}});
   const json mount = {{"name", secret}, {"mountPath", key_file_path_}, {"subPath", kRelativePath}};
   for_each_container(pod, Containers::Both, [&](json& c) { append_to(c, "volumeMounts", mount); });
-  return "";
+  return api::ok_status();
 }
 
-std::string SshPlugin::on_job_add(PluginEnv& env) {
+api::Status SshPlugin::on_job_add(PluginEnv& env) {
   if (port_ <= 0 || port_ > 65535) {
     VC_LOG_WARN("invalid ssh port, falling back to 22", kv("job", env.job.key()),
                 kv("port", port_));
     port_ = 22;
   }
-  if (is_marked(env, kName)) return "";
+  if (is_marked(env, kName)) return api::ok_status();
 
   const std::string config = base64_encode(ssh_config(env.job, port_));
   const std::string name = ssh_secret_name(env.job);
@@ -88,7 +88,7 @@ std::string SshPlugin::on_job_add(PluginEnv& env) {
     const json& data = existing->value("data", json::object());
     if (data.is_object() && data.contains(kConfig) && data[kConfig] == config) {
       set_mark(env, kName);
-      return "";
+      return api::ok_status();
     }
   }
   // Keys are made only when they will be written (Volcano makes a pair on every pass).
@@ -96,7 +96,7 @@ std::string SshPlugin::on_job_add(PluginEnv& env) {
   std::string public_key = public_key_;
   if (private_key.empty()) {
     auto generated = generate_ssh_key_pair(2048);
-    if (!generated.ok()) return generated.error();
+    if (!generated.ok()) return api::Unexpected{generated.error()};
     private_key = std::move(generated->private_pem);
     public_key = std::move(generated->authorized_key);
   }
@@ -119,22 +119,17 @@ std::string SshPlugin::on_job_add(PluginEnv& env) {
     }
   }
   set_mark(env, kName);
-  return "";
+  return api::ok_status();
 }
 
-std::string SshPlugin::on_job_delete(PluginEnv& env) {
-  if (!is_marked(env, kName)) return "";
-  if (std::string error =
-          delete_if_present(env, kube::resources::secrets, ssh_secret_name(env.job));
-      !error.empty()) {
-    return error;
+api::Status SshPlugin::on_job_delete(PluginEnv& env) {
+  if (!is_marked(env, kName)) return api::ok_status();
+  if (auto removed = delete_if_present(env, kube::resources::secrets, ssh_secret_name(env.job));
+      !removed) {
+    return removed;
   }
   clear_mark(env, kName);
-  return "";
-}
-
-std::string SshPlugin::on_job_update(PluginEnv& /*env*/) {
-  return "";
+  return api::ok_status();
 }
 
 }  // namespace vc::controllers::job::plugins

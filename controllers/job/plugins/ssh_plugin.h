@@ -30,11 +30,9 @@ class SshPlugin : public Plugin {
       "/.ssh";
   explicit SshPlugin(const std::vector<std::string>& args);
 
-  std::string name() const override { return kName; }
-  std::string on_pod_create(nlohmann::json& pod, const Job& job) override;
-  std::string on_job_add(PluginEnv& env) override;
-  std::string on_job_delete(PluginEnv& env) override;
-  std::string on_job_update(PluginEnv& env) override;
+  api::Status on_pod_create(nlohmann::json& pod, const Job& job) override;
+  api::Status on_job_add(PluginEnv& env) override;
+  api::Status on_job_delete(PluginEnv& env) override;
 
   const std::string& key_file_path() const { return key_file_path_; }
   const std::string& private_key() const { return private_key_; }

@@ -131,7 +131,7 @@ TEST(SshPlugin, PodMountsTheSecretAtTheKeyPathWithRootMode) {
   const Job job = make_job("job1", {make_task("worker", 2)});
   json pod = make_pod(job, "worker", 0, /*with_init=*/true);
   SshPlugin plugin({});
-  ASSERT_EQ(plugin.on_pod_create(pod, job), "");
+  ASSERT_EQ(plugin.on_pod_create(pod, job).error(), "");
   EXPECT_EQ(pod["spec"]["volumes"], json::array({expected_volume(0600)}));
   const json mounts = json::array(
       {{{"name", "job1-ssh"}, {"mountPath", SshPlugin::kDefaultKeyPath}, {"subPath", ".ssh"}}});
@@ -143,7 +143,7 @@ TEST(SshPlugin, NonRootKeyPathUses0644) {
   const Job job = make_job("job1", {make_task("worker", 2)});
   json pod = make_pod(job, "worker", 0);
   SshPlugin plugin({"--ssh-key-file-path=/home/user/.ssh"});
-  ASSERT_EQ(plugin.on_pod_create(pod, job), "");
+  ASSERT_EQ(plugin.on_pod_create(pod, job).error(), "");
   EXPECT_EQ(pod["spec"]["volumes"][0], expected_volume(0644));
   EXPECT_EQ(pod["spec"]["containers"][0]["volumeMounts"][0]["mountPath"], "/home/user/.ssh");
 }
@@ -154,7 +154,7 @@ TEST(SshPlugin, JobAddCreatesSecretWithGeneratedKeysAndMarks) {
   std::map<std::string, std::string> controlled;
   PluginEnv env{store.api(), job, controlled};
   SshPlugin plugin({"--ssh-port=70000"});  // invalid: falls back to 22
-  ASSERT_EQ(plugin.on_job_add(env), "");
+  ASSERT_EQ(plugin.on_job_add(env).error(), "");
   EXPECT_EQ(controlled, (std::map<std::string, std::string>{{"plugin-ssh", "ssh"}}));
 
   const json secret = store.get(kSecretPath);
@@ -174,7 +174,7 @@ TEST(SshPlugin, JobAddUsesUserKeys) {
   std::map<std::string, std::string> controlled;
   PluginEnv env{store.api(), job, controlled};
   SshPlugin plugin({"--ssh-private-key=PRIVATE", "--ssh-public-key=ssh-rsa AAAA user@host"});
-  ASSERT_EQ(plugin.on_job_add(env), "");
+  ASSERT_EQ(plugin.on_job_add(env).error(), "");
   const json data = store.get(kSecretPath)["data"];
   EXPECT_EQ(base64_decode(data["id_rsa"]), "PRIVATE");
   EXPECT_EQ(base64_decode(data["id_rsa.pub"]), "ssh-rsa AAAA user@host");
@@ -191,7 +191,7 @@ TEST(SshPlugin, ExistingSecretWithSameConfigKeepsItsKeys) {
   std::map<std::string, std::string> controlled;
   PluginEnv env{store.api(), job, controlled};
   SshPlugin plugin({});
-  ASSERT_EQ(plugin.on_job_add(env), "");
+  ASSERT_EQ(plugin.on_job_add(env).error(), "");
   EXPECT_EQ(store.calls(), (std::vector<std::string>{"GET " + std::string(kSecretPath)}));
   EXPECT_EQ(store.get(kSecretPath)["data"]["id_rsa"], base64_encode("OLD"));
   EXPECT_EQ(controlled.at("plugin-ssh"), "ssh");
@@ -206,7 +206,7 @@ TEST(SshPlugin, ExistingSecretWithOtherConfigIsRewritten) {
   std::map<std::string, std::string> controlled;
   PluginEnv env{store.api(), job, controlled};
   SshPlugin plugin({"--ssh-private-key=NEW", "--ssh-public-key=PUB"});
-  ASSERT_EQ(plugin.on_job_add(env), "");
+  ASSERT_EQ(plugin.on_job_add(env).error(), "");
   const json data = store.get(kSecretPath)["data"];
   EXPECT_EQ(base64_decode(data["config"]), ssh_config(job, 22));
   EXPECT_EQ(base64_decode(data["id_rsa"]), "NEW");
@@ -219,7 +219,7 @@ TEST(SshPlugin, SecretErrorsAreWrappedAndLeaveTheJobUnmarked) {
   std::map<std::string, std::string> controlled;
   PluginEnv env{store.api(), job, controlled};
   SshPlugin plugin({"--ssh-private-key=K"});
-  const std::string error = plugin.on_job_add(env);
+  const std::string error = plugin.on_job_add(env).error();
   EXPECT_EQ(error.rfind("create secret for job <ns1/job1> with ssh plugin failed for ", 0), 0u)
       << error;
   EXPECT_TRUE(controlled.empty());
@@ -232,14 +232,14 @@ TEST(SshPlugin, JobDeleteRemovesSecretAndMarkAndToleratesNotFound) {
   std::map<std::string, std::string> controlled{{"plugin-ssh", "ssh"}};
   PluginEnv env{store.api(), job, controlled};
   SshPlugin plugin({});
-  ASSERT_EQ(plugin.on_job_delete(env), "");
+  ASSERT_EQ(plugin.on_job_delete(env).error(), "");
   EXPECT_FALSE(store.has(kSecretPath));
   EXPECT_TRUE(controlled.empty());
   controlled["plugin-ssh"] = "ssh";
-  ASSERT_EQ(plugin.on_job_delete(env), "");
+  ASSERT_EQ(plugin.on_job_delete(env).error(), "");
   EXPECT_TRUE(controlled.empty());
   store.clear_calls();
-  ASSERT_EQ(plugin.on_job_delete(env), "");  // unmarked: no call
+  ASSERT_EQ(plugin.on_job_delete(env).error(), "");  // unmarked: no call
   EXPECT_TRUE(store.calls().empty());
 }
 

@@ -64,14 +64,14 @@ std::map<std::string, std::string> svc_hosts_data(const Job& job) {
   return data;
 }
 
-SvcPlugin::SvcPlugin(const std::vector<std::string>& args) {
+SvcPlugin::SvcPlugin(const std::vector<std::string>& args) : Plugin(kName) {
   GoFlagSet flags;
   flags.add_bool("publish-not-ready-addresses", &publish_not_ready_addresses_);
   flags.add_bool("disable-network-policy", &disable_network_policy_);
   parse_args(flags, kName, args);
 }
 
-std::string SvcPlugin::on_pod_create(json& pod, const Job& job) {
+api::Status SvcPlugin::on_pod_create(json& pod, const Job& job) {
   json& spec = pod["spec"];
   if (!spec.is_object()) spec = json::object();
   if (!spec.contains("hostname") || spec["hostname"] == "") spec["hostname"] = pod_name(pod);
@@ -91,10 +91,10 @@ std::string SvcPlugin::on_pod_create(json& pod, const Job& job) {
     append_to(c, "volumeMounts", mount);
   });
   append_volume(pod, {{"name", cm}, {"configMap", {{"name", cm}}}});
-  return "";
+  return api::ok_status();
 }
 
-std::string SvcPlugin::ensure_config_map(PluginEnv& env) const {
+api::Status SvcPlugin::ensure_config_map(PluginEnv& env) const {
   json data = svc_hosts_data(env.job);
   json object = owned_object(env.job, kube::resources::configmaps, svc_config_map_name(env.job));
   object["data"] = data;
@@ -106,17 +106,17 @@ std::string SvcPlugin::ensure_config_map(PluginEnv& env) const {
   });
 }
 
-std::string SvcPlugin::on_job_add(PluginEnv& env) {
-  if (is_marked(env, kName)) return "";
-  if (std::string error = ensure_config_map(env); !error.empty()) return error;
+api::Status SvcPlugin::on_job_add(PluginEnv& env) {
+  if (is_marked(env, kName)) return api::ok_status();
+  if (auto ensured = ensure_config_map(env); !ensured) return ensured;
 
   json service = owned_object(env.job, kube::resources::services, env.job.name);
   service["spec"] = {{"clusterIP", "None"}, {"selector", job_pod_labels(env.job)}};
   if (publish_not_ready_addresses_) service["spec"]["publishNotReadyAddresses"] = true;
-  const CreateResult svc = create_if_absent(env, kube::resources::services, service);
-  if (!svc.error.empty()) return svc.error;
+  const auto svc = create_if_absent(env, kube::resources::services, service);
+  if (!svc) return api::Unexpected{svc.error()};
   // Volcano marks as soon as it has created something, even if a later step fails.
-  if (svc.outcome == Outcome::Created) set_mark(env, kName);
+  if (*svc == Outcome::Created) set_mark(env, kName);
 
   if (!disable_network_policy_) {
     json policy = owned_object(env.job, kube::resources::networkpolicies, env.job.name);
@@ -126,32 +126,31 @@ std::string SvcPlugin::on_job_add(PluginEnv& env) {
     policy["spec"] = {{"podSelector", selector},
                       {"ingress", json::array({rule})},
                       {"policyTypes", json::array({"Ingress"})}};
-    const CreateResult np = create_if_absent(env, kube::resources::networkpolicies, policy);
-    if (!np.error.empty()) return np.error;
+    const auto np = create_if_absent(env, kube::resources::networkpolicies, policy);
+    if (!np) return api::Unexpected{np.error()};
   }
   set_mark(env, kName);
-  return "";
+  return api::ok_status();
 }
 
-std::string SvcPlugin::on_job_delete(PluginEnv& env) {
-  if (!is_marked(env, kName)) return "";
-  if (std::string error =
+api::Status SvcPlugin::on_job_delete(PluginEnv& env) {
+  if (!is_marked(env, kName)) return api::ok_status();
+  if (auto removed =
           delete_if_present(env, kube::resources::configmaps, svc_config_map_name(env.job));
-      !error.empty()) {
-    return error;
+      !removed) {
+    return removed;
   }
-  if (std::string error = delete_if_present(env, kube::resources::services, env.job.name);
-      !error.empty()) {
-    return error;
+  if (auto removed = delete_if_present(env, kube::resources::services, env.job.name); !removed) {
+    return removed;
   }
   clear_mark(env, kName);
   if (!disable_network_policy_) {
     return delete_if_present(env, kube::resources::networkpolicies, env.job.name);
   }
-  return "";
+  return api::ok_status();
 }
 
-std::string SvcPlugin::on_job_update(PluginEnv& env) {
+api::Status SvcPlugin::on_job_update(PluginEnv& env) {
   return ensure_config_map(env);
 }
 

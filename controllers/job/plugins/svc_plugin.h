@@ -23,17 +23,16 @@ class SvcPlugin : public Plugin {
   static constexpr const char* kName = "svc";
   explicit SvcPlugin(const std::vector<std::string>& args);
 
-  std::string name() const override { return kName; }
-  std::string on_pod_create(nlohmann::json& pod, const Job& job) override;
-  std::string on_job_add(PluginEnv& env) override;
-  std::string on_job_delete(PluginEnv& env) override;
-  std::string on_job_update(PluginEnv& env) override;
+  api::Status on_pod_create(nlohmann::json& pod, const Job& job) override;
+  api::Status on_job_add(PluginEnv& env) override;
+  api::Status on_job_delete(PluginEnv& env) override;
+  api::Status on_job_update(PluginEnv& env) override;
 
   bool publish_not_ready_addresses() const { return publish_not_ready_addresses_; }
   bool disable_network_policy() const { return disable_network_policy_; }
 
  private:
-  std::string ensure_config_map(PluginEnv& env) const;
+  api::Status ensure_config_map(PluginEnv& env) const;
 
   bool publish_not_ready_addresses_ = false;
   bool disable_network_policy_ = false;

@@ -43,7 +43,7 @@ TEST(SvcPlugin, PodGetsHostnameSubdomainEnvFromConfigMapAndMount) {
   const Job job = two_task_job();
   json pod = make_pod(job, "worker", 1, /*with_init=*/true);
   SvcPlugin plugin({});
-  ASSERT_EQ(plugin.on_pod_create(pod, job), "");
+  ASSERT_EQ(plugin.on_pod_create(pod, job).error(), "");
   EXPECT_EQ(pod["spec"]["hostname"], "job1-worker-1");
   EXPECT_EQ(pod["spec"]["subdomain"], "job1");
   auto ref = [](const char* key) {
@@ -67,7 +67,7 @@ TEST(SvcPlugin, PodKeepsItsOwnHostnameAndSubdomain) {
   pod["spec"]["hostname"] = "custom";
   pod["spec"]["subdomain"] = "dom";
   SvcPlugin plugin({});
-  ASSERT_EQ(plugin.on_pod_create(pod, job), "");
+  ASSERT_EQ(plugin.on_pod_create(pod, job).error(), "");
   EXPECT_EQ(pod["spec"]["hostname"], "custom");
   EXPECT_EQ(pod["spec"]["subdomain"], "dom");
 }
@@ -87,7 +87,7 @@ TEST(SvcPlugin, JobAddCreatesConfigMapHeadlessServiceAndNetworkPolicyOwnedByTheJ
   std::map<std::string, std::string> controlled;
   PluginEnv env{store.api(), job, controlled};
   SvcPlugin plugin({"--publish-not-ready-addresses"});
-  ASSERT_EQ(plugin.on_job_add(env), "");
+  ASSERT_EQ(plugin.on_job_add(env).error(), "");
   EXPECT_EQ(controlled, (std::map<std::string, std::string>{{"plugin-svc", "svc"}}));
 
   const json owner = json::array({testing::controller_ref(job)});
@@ -118,7 +118,7 @@ TEST(SvcPlugin, JobAddWhenMarkedDoesNothing) {
   std::map<std::string, std::string> controlled{{"plugin-svc", "svc"}};
   PluginEnv env{store.api(), job, controlled};
   SvcPlugin plugin({});
-  ASSERT_EQ(plugin.on_job_add(env), "");
+  ASSERT_EQ(plugin.on_job_add(env).error(), "");
   EXPECT_TRUE(store.calls().empty()) << store.describe_calls();
 }
 
@@ -128,11 +128,11 @@ TEST(SvcPlugin, DisabledNetworkPolicyIsNeitherCreatedNorDeleted) {
   std::map<std::string, std::string> controlled;
   PluginEnv env{store.api(), job, controlled};
   SvcPlugin plugin({"--disable-network-policy"});
-  ASSERT_EQ(plugin.on_job_add(env), "");
+  ASSERT_EQ(plugin.on_job_add(env).error(), "");
   EXPECT_FALSE(store.has(kNpPath));
   EXPECT_FALSE(store.get(kSvcPath)["spec"].contains("publishNotReadyAddresses"));
   store.clear_calls();
-  ASSERT_EQ(plugin.on_job_delete(env), "");
+  ASSERT_EQ(plugin.on_job_delete(env).error(), "");
   for (const std::string& call : store.calls()) {
     EXPECT_EQ(call.find("networkpolicies"), std::string::npos) << call;
   }
@@ -148,7 +148,7 @@ TEST(SvcPlugin, ExistingServiceAndPolicyAreLeftAloneAndStaleConfigMapIsUpdated) 
   std::map<std::string, std::string> controlled;
   PluginEnv env{store.api(), job, controlled};
   SvcPlugin plugin({});
-  ASSERT_EQ(plugin.on_job_add(env), "");
+  ASSERT_EQ(plugin.on_job_add(env).error(), "");
   EXPECT_EQ(store.calls(), (std::vector<std::string>{
                                "GET " + std::string(kCmPath), "PUT " + std::string(kCmPath),
                                "GET " + std::string(kSvcPath), "GET " + std::string(kNpPath)}));
@@ -163,14 +163,14 @@ TEST(SvcPlugin, JobUpdateRewritesConfigMapOnlyWhenDataDiffers) {
   std::map<std::string, std::string> controlled;
   PluginEnv env{store.api(), job, controlled};
   SvcPlugin plugin({});
-  ASSERT_EQ(plugin.on_job_update(env), "");  // recreates a missing ConfigMap
+  ASSERT_EQ(plugin.on_job_update(env).error(), "");  // recreates a missing ConfigMap
   ASSERT_TRUE(store.has(kCmPath));
   store.clear_calls();
-  ASSERT_EQ(plugin.on_job_update(env), "");
+  ASSERT_EQ(plugin.on_job_update(env).error(), "");
   EXPECT_EQ(store.calls(), (std::vector<std::string>{"GET " + std::string(kCmPath)}));
 
   job.spec.tasks[1].replicas = 3;  // scale-up is reflected
-  ASSERT_EQ(plugin.on_job_update(env), "");
+  ASSERT_EQ(plugin.on_job_update(env).error(), "");
   EXPECT_EQ(store.get(kCmPath)["data"]["VC_WORKER_NUM"], "3");
   EXPECT_TRUE(controlled.empty());
 }
@@ -181,15 +181,15 @@ TEST(SvcPlugin, JobDeleteRemovesObjectsAndMarkAndToleratesMissingOnes) {
   std::map<std::string, std::string> controlled;
   PluginEnv env{store.api(), job, controlled};
   SvcPlugin plugin({});
-  ASSERT_EQ(plugin.on_job_add(env), "");
-  ASSERT_EQ(plugin.on_job_delete(env), "");
+  ASSERT_EQ(plugin.on_job_add(env).error(), "");
+  ASSERT_EQ(plugin.on_job_delete(env).error(), "");
   EXPECT_FALSE(store.has(kCmPath));
   EXPECT_FALSE(store.has(kSvcPath));
   EXPECT_FALSE(store.has(kNpPath));
   EXPECT_TRUE(controlled.empty());
 
   controlled["plugin-svc"] = "svc";  // marked, but everything is gone already
-  ASSERT_EQ(plugin.on_job_delete(env), "");
+  ASSERT_EQ(plugin.on_job_delete(env).error(), "");
   EXPECT_TRUE(controlled.empty());
 }
 
@@ -199,7 +199,7 @@ TEST(SvcPlugin, JobDeleteWithoutMarkDoesNothing) {
   std::map<std::string, std::string> controlled;
   PluginEnv env{store.api(), job, controlled};
   SvcPlugin plugin({});
-  ASSERT_EQ(plugin.on_job_delete(env), "");
+  ASSERT_EQ(plugin.on_job_delete(env).error(), "");
   EXPECT_TRUE(store.calls().empty());
 }
 
@@ -210,14 +210,14 @@ TEST(SvcPlugin, ApiErrorsAreReturnedAndKeepTheMarkForRetry) {
   PluginEnv env{store.api(), job, controlled};
   store.fail("DELETE", kSvcPath, 403, "Forbidden");
   SvcPlugin plugin({});
-  const std::string error = plugin.on_job_delete(env);
+  const std::string error = plugin.on_job_delete(env).error();
   EXPECT_NE(error.find("Forbidden"), std::string::npos) << error;
   EXPECT_EQ(controlled.at("plugin-svc"), "svc");
 
   std::map<std::string, std::string> fresh;
   PluginEnv add_env{store.api(), job, fresh};
   store.fail("GET", kCmPath, 403, "Forbidden");
-  EXPECT_NE(plugin.on_job_add(add_env), "");
+  EXPECT_FALSE(plugin.on_job_add(add_env).ok());
   EXPECT_TRUE(fresh.empty());
 }
 

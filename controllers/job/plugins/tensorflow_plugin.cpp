@@ -16,7 +16,7 @@ std::string json_string(const std::string& s) {
 }
 }  // namespace
 
-TensorflowPlugin::TensorflowPlugin(const std::vector<std::string>& args) {
+TensorflowPlugin::TensorflowPlugin(const std::vector<std::string>& args) : MarkOnlyPlugin(kName) {
   GoFlagSet flags;
   flags.add_string("ps", &ps_);
   flags.add_string("worker", &worker_);
@@ -26,11 +26,11 @@ TensorflowPlugin::TensorflowPlugin(const std::vector<std::string>& args) {
   parse_args(flags, kName, args);
 }
 
-std::string TensorflowPlugin::on_pod_create(json& pod, const Job& job) {
-  if (job.spec.tasks.size() == 1 && job.spec.tasks[0].replicas == 1) return "";
+api::Status TensorflowPlugin::on_pod_create(json& pod, const Job& job) {
+  if (job.spec.tasks.size() == 1 && job.spec.tasks[0].replicas == 1) return api::ok_status();
   const std::string suffix = pod_index_suffix(pod);
   const auto index = go_atoi(suffix);
-  if (!index) return "strconv.Atoi: parsing \"" + suffix + "\": invalid syntax";
+  if (!index) return api::Unexpected{"strconv.Atoi: parsing \"" + suffix + "\": invalid syntax"};
 
   // Roles in Go's struct order; a task fills the first role whose configured name it has.
   const std::string* role_names[] = {&ps_, &worker_, &chief_, &evaluator_};
@@ -74,21 +74,7 @@ std::string TensorflowPlugin::on_pod_create(json& pod, const Job& job) {
                                 ",\"index\":" + std::to_string(*index) + "}}";
   for_each_container(pod, Containers::Regular,
                      [&](json& c) { append_to(c, "env", env_var("TF_CONFIG", tf_config)); });
-  return "";
-}
-
-std::string TensorflowPlugin::on_job_add(PluginEnv& env) {
-  set_mark(env, kName);
-  return "";
-}
-
-std::string TensorflowPlugin::on_job_delete(PluginEnv& env) {
-  if (is_marked(env, kName)) clear_mark(env, kName);
-  return "";
-}
-
-std::string TensorflowPlugin::on_job_update(PluginEnv& /*env*/) {
-  return "";
+  return api::ok_status();
 }
 
 }  // namespace vc::controllers::job::plugins

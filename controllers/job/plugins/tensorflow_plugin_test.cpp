@@ -24,7 +24,7 @@ TEST(TensorflowPlugin, TfConfigListsRolesInGoOrderWithTaskTypeAndIndex) {
                                   make_task("evaluator", 0)});
   json pod = make_pod(job, "worker", 1, /*with_init=*/true);
   TensorflowPlugin plugin({});
-  ASSERT_EQ(plugin.on_pod_create(pod, job), "");
+  ASSERT_EQ(plugin.on_pod_create(pod, job).error(), "");
   EXPECT_EQ(tf_config_of(pod),
             "{\"cluster\":{\"ps\":[\"tf-ps-0.tf:2222\"],"
             "\"worker\":[\"tf-worker-0.tf:2222\",\"tf-worker-1.tf:2222\"],"
@@ -38,13 +38,13 @@ TEST(TensorflowPlugin, CustomRoleNamesMapToCanonicalTypesAndOtherTasksKeepTheirN
       make_job("tf", {make_task("server", 2), make_task("trainer", 2), make_task("board", 1)});
   TensorflowPlugin plugin({"--ps=server", "--worker=trainer", "--port=3333"});
   json ps = make_pod(job, "server", 0);
-  ASSERT_EQ(plugin.on_pod_create(ps, job), "");
+  ASSERT_EQ(plugin.on_pod_create(ps, job).error(), "");
   EXPECT_EQ(tf_config_of(ps),
             "{\"cluster\":{\"ps\":[\"tf-server-0.tf:3333\",\"tf-server-1.tf:3333\"],"
             "\"worker\":[\"tf-trainer-0.tf:3333\",\"tf-trainer-1.tf:3333\"]},"
             "\"task\":{\"type\":\"ps\",\"index\":0}}");
   json board = make_pod(job, "board", 0);
-  ASSERT_EQ(plugin.on_pod_create(board, job), "");
+  ASSERT_EQ(plugin.on_pod_create(board, job).error(), "");
   EXPECT_NE(tf_config_of(board).find("\"task\":{\"type\":\"board\",\"index\":0}"),
             std::string::npos);
 }
@@ -53,7 +53,7 @@ TEST(TensorflowPlugin, TemplateHostnameIsRepeatedForEveryReplica) {
   const Job job = make_job("tf", {make_task("worker", 2, "w", "sub"), make_task("ps", 1)});
   json pod = make_pod(job, "ps", 0);
   TensorflowPlugin plugin({});
-  ASSERT_EQ(plugin.on_pod_create(pod, job), "");
+  ASSERT_EQ(plugin.on_pod_create(pod, job).error(), "");
   EXPECT_NE(tf_config_of(pod).find("\"worker\":[\"w.sub:2222\",\"w.sub:2222\"]"), std::string::npos)
       << tf_config_of(pod);
 }
@@ -63,7 +63,7 @@ TEST(TensorflowPlugin, SinglePodJobIsSkipped) {
   json pod = make_pod(job, "worker", 0);
   const json before = pod;
   TensorflowPlugin plugin({});
-  ASSERT_EQ(plugin.on_pod_create(pod, job), "");
+  ASSERT_EQ(plugin.on_pod_create(pod, job).error(), "");
   EXPECT_EQ(pod, before);
 }
 
