@@ -7,8 +7,6 @@ namespace vc::volcano {
 
 using nlohmann::json;
 
-namespace {
-
 std::optional<NetworkTopology> network_topology_at(const json& object, const FieldPath& at) {
   const json* nt = read::object_at(object, "networkTopology", at);
   if (nt == nullptr) return std::nullopt;
@@ -19,6 +17,8 @@ std::optional<NetworkTopology> network_topology_at(const json& object, const Fie
   out.highest_tier_name = read::string_at(*nt, "highestTierName", p);
   return out;
 }
+
+namespace {
 
 std::vector<LifecyclePolicy> policies_at(const json& object, const FieldPath& at) {
   std::vector<LifecyclePolicy> out;

@@ -40,6 +40,11 @@ enum class TemplateMode {
 void decode_job(const nlohmann::json& job, Job& out, TemplateMode templates,
                 const FieldPath& root = FieldPath());
 
+// The `networkTopology` member of object (a JobSpec, a PartitionPolicy, a PodGroupSpec or a
+// SubGroupPolicySpec: all embed the same NetworkTopologySpec); nullopt when absent.
+std::optional<NetworkTopology> network_topology_at(const nlohmann::json& object,
+                                                   const FieldPath& at);
+
 JobSpec decode_job_spec(const nlohmann::json& spec, const FieldPath& at, TemplateMode templates);
 JobStatus decode_job_status(const nlohmann::json& status, const FieldPath& at);
 

@@ -6,18 +6,33 @@ namespace vc::volcano {
 
 using nlohmann::json;
 
+namespace {
+
+api::OwnerRef owner_ref(const json& ref, const FieldPath& p) {
+  api::OwnerRef out;
+  out.api_version = read::string_at(ref, "apiVersion", p);
+  out.kind = read::string_at(ref, "kind", p);
+  out.name = read::string_at(ref, "name", p);
+  out.uid = read::string_at(ref, "uid", p);
+  out.controller = read::opt_bool_at(ref, "controller", p);
+  out.block_owner_deletion = read::opt_bool_at(ref, "blockOwnerDeletion", p);
+  return out;
+}
+
+}  // namespace
+
 std::optional<api::OwnerRef> owner_ref_at(const json& object, std::string_view name,
                                           const FieldPath& at) {
   const json* ref = read::object_at(object, name, at);
   if (ref == nullptr) return std::nullopt;
-  const FieldPath p = at.key(name);
-  api::OwnerRef out;
-  out.api_version = read::string_at(*ref, "apiVersion", p);
-  out.kind = read::string_at(*ref, "kind", p);
-  out.name = read::string_at(*ref, "name", p);
-  out.uid = read::string_at(*ref, "uid", p);
-  out.controller = read::opt_bool_at(*ref, "controller", p);
-  out.block_owner_deletion = read::opt_bool_at(*ref, "blockOwnerDeletion", p);
+  return owner_ref(*ref, at.key(name));
+}
+
+std::vector<api::OwnerRef> owner_refs_at(const json& object, std::string_view name,
+                                         const FieldPath& at) {
+  std::vector<api::OwnerRef> out;
+  read::each_at(object, name, at,
+                [&](const json& ref, const FieldPath& p) { out.push_back(owner_ref(ref, p)); });
   return out;
 }
 

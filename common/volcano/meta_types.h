@@ -65,6 +65,9 @@ struct LabelSelector {
 // The member `name` of `object`; nullopt when absent or null (Go's nil pointer).
 std::optional<api::OwnerRef> owner_ref_at(const nlohmann::json& object, std::string_view name,
                                           const FieldPath& at);
+// metadata.ownerReferences and the like; empty when absent or null.
+std::vector<api::OwnerRef> owner_refs_at(const nlohmann::json& object, std::string_view name,
+                                         const FieldPath& at);
 std::optional<LabelSelector> label_selector_at(const nlohmann::json& object, std::string_view name,
                                                const FieldPath& at);
 // The list member `name` of `object`; empty when absent or null.

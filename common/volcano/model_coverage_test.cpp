@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -23,6 +24,7 @@
 #include "common/volcano/job_decode.h"
 #include "common/volcano/job_flow.h"
 #include "common/volcano/job_template.h"
+#include "common/volcano/podgroup.h"
 #include "common/volcano/queue.h"
 
 namespace vc::volcano {
@@ -109,11 +111,17 @@ void expect_covered(const char* file, const char* kind, const Decode& decode) {
                                       << "does not declare:" << lines(c.not_declared);
 }
 
+// The decoder of a whole object of the kind (its optional parameters left at their defaults).
 template <class Kind, class DecodeKind>
 Decode whole(DecodeKind decode) {
   return [decode](const json& doc, const FieldPath& root) {
     Kind out;
-    decode(doc, out, root);
+    // A function pointer drops default arguments: pass the defaults the header gives.
+    if constexpr (std::is_invocable_v<DecodeKind, const json&, Kind&, const FieldPath&>) {
+      decode(doc, out, root);
+    } else {
+      decode(doc, out, root, TemplateMode::kIntern);
+    }
   };
 }
 
@@ -143,7 +151,19 @@ TEST(ModelCoverage, HyperNodeDecoderReadsEveryCrdField) {
 }
 
 TEST(ModelCoverage, QueueDecoderReadsEveryCrdField) {
-  expect_covered("scheduling.volcano.sh_queues.yaml", "Queue", whole<Queue>(decode_queue));
+  expect_covered("scheduling.volcano.sh_queues.yaml", "Queue",
+                 [](const json& doc, const FieldPath& root) {
+                   Queue out;
+                   decode_queue(doc, out, root);
+                 });
+}
+
+TEST(ModelCoverage, PodGroupDecoderReadsEveryCrdField) {
+  expect_covered("scheduling.volcano.sh_podgroups.yaml", "PodGroup",
+                 [](const json& doc, const FieldPath& root) {
+                   PodGroup out;
+                   decode_podgroup(doc, out, root);
+                 });
 }
 
 TEST(ModelCoverage, CommandDecoderReadsEveryCrdField) {

@@ -440,7 +440,7 @@ void JobSyncer::report_podgroup_pending(const Job& job, const views::PodGroupVie
   std::optional<api::TimePoint> latest_time;
   for (const auto& cond : pg.conditions) {
     if (cond.status != "True") continue;
-    auto t = api::parse_time(cond.last_transition_time);
+    const std::optional<api::TimePoint>& t = cond.last_transition_time;
     if (!latest || (t && (!latest_time || *t > *latest_time))) {
       latest = &cond;
       latest_time = t;

@@ -1,68 +1,50 @@
 #include "controllers/views/podgroup_view.h"
 
-#include <stdexcept>
-
-#include "common/volcano/json_read.h"
+#include "common/volcano/podgroup.h"
 #include "controllers/views/intern.h"
 
 namespace vc::controllers::views {
 
-namespace {
-
-using nlohmann::json;
-namespace read = volcano::read;
-using volcano::FieldPath;
-
-bool keep_all(std::string_view) {
-  return true;
-}
-
-}  // namespace
-
-std::shared_ptr<PodGroupView> make_podgroup_view(const json& pg) {
+std::shared_ptr<PodGroupView> make_podgroup_view(const nlohmann::json& podgroup) {
+  volcano::PodGroup pg;
+  volcano::decode_podgroup(podgroup, pg);
   auto v = std::make_shared<PodGroupView>();
-  const FieldPath root;
-  kube::cache::read_metadata(pg, *v);
-  if (const json* meta = read::object_at(pg, "metadata", root)) {
-    v->annotations = read_annotations(*meta, keep_all);
-    v->owner_references = read_owner_refs(*meta);
+  v->namespace_ = std::move(pg.namespace_);
+  v->name = std::move(pg.name);
+  v->uid = std::move(pg.uid);
+  v->resource_version = std::move(pg.resource_version);
+  v->labels = std::move(pg.labels);
+  v->annotations.reserve(pg.annotations.size());
+  for (auto& [key, value] : pg.annotations)
+    v->annotations.push_back({intern(key), std::move(value)});
+  v->owner_references.reserve(pg.owner_references.size());
+  for (api::OwnerRef& r : pg.owner_references) {
+    v->owner_references.push_back({intern(r.api_version), intern(r.kind), std::move(r.name),
+                                   std::move(r.uid), r.controller, r.block_owner_deletion});
   }
 
-  if (const json* spec = read::object_at(pg, "spec", root)) {
-    const FieldPath sp = root.key("spec");
-    v->min_member = read::int32_at(*spec, "minMember", sp);
-    read::each_entry_at(
-        *spec, "minTaskMember", sp, [&](std::string_view task, const json& n, const FieldPath& np) {
-          v->min_task_member.emplace_back(task, n.is_null() ? 0 : read::int32(n, np));
-        });
-    if (const json* mr = read::find(*spec, "minResources", sp)) {
-      auto list = api::resource_list_from_json(*mr, "spec.minResources");
-      if (!list) throw volcano::DecodeError(list.error());
-      v->min_resources = to_amounts(*list);
-    }
-    v->queue = read::string_at(*spec, "queue", sp);
-    v->priority_class_name = read::string_at(*spec, "priorityClassName", sp);
-  }
+  v->min_member = pg.spec.min_member;
+  // std::map iterates in key order: the vector comes out sorted by task.
+  v->min_task_member.assign(pg.spec.min_task_member.begin(), pg.spec.min_task_member.end());
+  if (pg.spec.min_resources) v->min_resources = to_amounts(*pg.spec.min_resources);
+  v->queue = std::move(pg.spec.queue);
+  v->priority_class_name = std::move(pg.spec.priority_class_name);
 
-  if (const json* status = read::object_at(pg, "status", root)) {
-    const FieldPath tp = root.key("status");
-    v->phase = intern(read::string_at(*status, "phase", tp));
-    v->running = read::int32_at(*status, "running", tp);
-    v->succeeded = read::int32_at(*status, "succeeded", tp);
-    v->failed = read::int32_at(*status, "failed", tp);
-    read::each_at(*status, "conditions", tp, [&](const json& c, const FieldPath& cp) {
-      v->conditions.push_back({intern(read::string_at(c, "type", cp)),
-                               intern(read::string_at(c, "status", cp)),
-                               read::string_at(c, "reason", cp), read::string_at(c, "message", cp),
-                               read::string_at(c, "lastTransitionTime", cp)});
-    });
+  v->phase = intern(pg.status.phase);
+  v->running = pg.status.running;
+  v->succeeded = pg.status.succeeded;
+  v->failed = pg.status.failed;
+  v->conditions.reserve(pg.status.conditions.size());
+  for (volcano::PodGroupCondition& c : pg.status.conditions) {
+    v->conditions.push_back({intern(c.type), intern(c.status), std::move(c.reason),
+                             std::move(c.message), c.last_transition_time});
   }
   return v;
 }
 
 kube::cache::Transform podgroup_view_transform() {
   return {"podgroup-view",
-          [](json&& pg) -> kube::cache::ObjectPtr { return make_podgroup_view(pg); }};
+          [](nlohmann::json&& pg) -> kube::cache::ObjectPtr { return make_podgroup_view(pg); }};
 }
 
 PodGroupViewPtr as_podgroup_view(const kube::cache::ObjectPtr& obj) {

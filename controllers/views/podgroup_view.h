@@ -1,6 +1,7 @@
 #pragma once
-// PodGroupView: the compact cached form of a scheduling.volcano.sh/v1beta1 PodGroup, holding what
-// the queue, pg and job controllers read (spec controller-manager.md §2, §3;
+// PodGroupView: the compact cached form of a scheduling.volcano.sh/v1beta1 PodGroup, projected
+// from the typed model (common/volcano/podgroup.h) and holding what the queue, pg and job
+// controllers read (spec controller-manager.md §2, §3;
 // spec job-controller.md §1.3, §4.1). Installed on the shared PodGroup informer with
 // podgroup_view_transform().
 //
@@ -18,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/api/time.h"
 #include "common/kube/cache/object.h"
 #include "controllers/views/view_types.h"
 
@@ -28,7 +30,7 @@ struct PodGroupConditionView {
   std::string_view status;  // interned: "True", "False", "Unknown"
   std::string reason;
   std::string message;
-  std::string last_transition_time;  // as sent
+  std::optional<api::TimePoint> last_transition_time;
 };
 
 struct PodGroupView : kube::cache::Object {
@@ -56,8 +58,8 @@ struct PodGroupView : kube::cache::Object {
 
 using PodGroupViewPtr = std::shared_ptr<const PodGroupView>;
 
-// Throws std::invalid_argument naming the field on a mistyped field (volcano::DecodeError,
-// common/volcano/json_read.h) or a malformed quantity.
+// Decodes the PodGroup (volcano::decode_podgroup) and keeps the view of it. Throws
+// volcano::DecodeError (a std::invalid_argument) naming the field on a malformed PodGroup.
 std::shared_ptr<PodGroupView> make_podgroup_view(const nlohmann::json& podgroup);
 kube::cache::Transform podgroup_view_transform();
 PodGroupViewPtr as_podgroup_view(const kube::cache::ObjectPtr& obj);
