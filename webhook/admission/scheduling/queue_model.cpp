@@ -2,25 +2,9 @@
 
 #include <algorithm>
 
-#include "webhook/admission/go_readers.h"
+#include "common/volcano/queue.h"
 
 namespace vc::webhook::scheduling {
-namespace {
-
-api::ResourceList read_resources(const nlohmann::json& object,
-                                 std::initializer_list<std::string_view> path) {
-  api::ResourceList out;
-  const auto* list = go_find(object, path);
-  if (!list || !list->is_object()) return out;
-  for (const auto& [name, value] : list->items()) {
-    auto quantity = api::quantity_from_json(value);
-    if (quantity.ok()) out.emplace(name, std::move(quantity).value());
-  }
-  return out;
-}
-
-}  // namespace
-
 bool QueueModel::has_allocated_pods() const {
   auto it = allocated.find("pods");
   return it != allocated.end() && !it->second.is_zero();
@@ -31,17 +15,34 @@ long long QueueModel::allocated_pods() const {
   return it == allocated.end() ? 0 : it->second.value();
 }
 
-QueueModel read_queue(const nlohmann::json& object) {
+namespace {
+
+// Volcano's typed cache never holds a Queue its client cannot decode, so such an entry of ours
+// reads as an absent queue (nullopt). A request object always decodes: it was checked against
+// the Go types first.
+std::optional<QueueModel> decode(const nlohmann::json& object) {
+  volcano::Queue queue;
+  try {
+    volcano::decode_queue(object, queue);
+  } catch (const volcano::DecodeError&) {
+    return std::nullopt;
+  }
   QueueModel q;
-  q.name = go_get_string(object, {"metadata", "name"});
-  q.parent = go_get_string(object, {"spec", "parent"});
-  q.annotations = go_get_string_map(object, {"metadata", "annotations"});
-  q.capability = read_resources(object, {"spec", "capability"});
-  q.deserved = read_resources(object, {"spec", "deserved"});
-  q.guarantee = read_resources(object, {"spec", "guarantee", "resource"});
-  q.state = go_get_string(object, {"status", "state"});
-  q.allocated = read_resources(object, {"status", "allocated"});
+  q.name = std::move(queue.name);
+  q.parent = std::move(queue.spec.parent);
+  for (auto& [key, value] : queue.annotations) q.annotations.emplace(key, std::move(value));
+  q.capability = std::move(queue.spec.capability);
+  q.deserved = std::move(queue.spec.deserved);
+  q.guarantee = std::move(queue.spec.guarantee);
+  q.state = std::move(queue.status.state);
+  q.allocated = std::move(queue.status.allocated);
   return q;
+}
+
+}  // namespace
+
+QueueModel read_queue(const nlohmann::json& object) {
+  return decode(object).value_or(QueueModel{});
 }
 
 QueueModel read_queue(const QueuePtr& object) {
@@ -53,7 +54,8 @@ std::vector<QueueModel> read_sorted(const std::vector<QueuePtr>& queues) {
   std::vector<QueueModel> out;
   out.reserve(queues.size());
   for (const auto& q : queues) {
-    out.push_back(read_queue(q));
+    if (!q) continue;
+    if (auto model = decode(*q)) out.push_back(std::move(*model));
   }
   std::stable_sort(out.begin(), out.end(),
                    [](const QueueModel& a, const QueueModel& b) { return a.name < b.name; });

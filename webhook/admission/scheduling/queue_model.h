@@ -1,8 +1,8 @@
 #pragma once
 // QueueModel: the Queue fields the queue rules read, from a request object (already checked by
-// check_and_decode) or from a cached queue. Reading never fails: a missing or malformed field
-// reads as its zero value, and a quantity that does not parse is left out, so a damaged cache
-// entry cannot crash a rule.
+// check_and_decode) or from a cached queue, through the shared typed model
+// (common/volcano/queue.h). Reading never fails: a cached queue that does not decode reads as an
+// absent queue, as Volcano's typed cache would not hold it.
 //
 // Threads: a value type.
 
