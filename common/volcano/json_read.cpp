@@ -82,10 +82,14 @@ void record(const FieldPath& at) {
 }
 
 const json* find(const json& object, std::string_view name, const FieldPath& at) {
-  record(at.key(name));
-  auto it = object.find(name);
-  if (it == object.end() || it->is_null()) return nullptr;
-  return &*it;
+  // Checked here so that an untraced decode (all but the coverage test) builds no child path.
+  if (at.trace() != nullptr) record(at.key(name));
+  if (!object.is_object()) return nullptr;
+  // The object's own map: nlohmann's find() goes through its generic iterator.
+  const auto& members = object.get_ref<const json::object_t&>();
+  auto it = members.find(name);
+  if (it == members.end() || it->second.is_null()) return nullptr;
+  return &it->second;
 }
 
 const json& object(const json& v, const FieldPath& at) {
