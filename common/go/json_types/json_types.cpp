@@ -46,6 +46,22 @@ const GoType* GoTypes::structure(std::string type_name, std::vector<GoField> fie
   return t;
 }
 
+json scalar_zero(GoKind kind) {
+  switch (kind) {
+    case GoKind::String:
+      return "";
+    case GoKind::Bool:
+      return false;
+    case GoKind::Int32:
+    case GoKind::Int64:
+    case GoKind::Int:
+    case GoKind::Float64:
+      return 0;
+    default:
+      return nullptr;
+  }
+}
+
 const char* json_kind(const json& value) {
   switch (value.type()) {
     case json::value_t::string:

@@ -115,6 +115,11 @@ const char* json_kind(const nlohmann::json& value);
 // "1e+100").
 std::string json_number_text(const nlohmann::json& number);
 
+// The JSON encoding/json writes for the zero value of a plain scalar kind (String "", Bool false,
+// the integers and Float64 0); null for the other kinds, whose zero value depends on the caller
+// (a nil pointer, slice or map, an empty struct, a custom marshaller).
+nlohmann::json scalar_zero(GoKind kind);
+
 // Whether Go decodes `value` into the scalar kind (String, Bool, Int32, Int64, Int, Float64)
 // without error. Inline: the check calls it for most members of every admission object.
 inline bool scalar_fits(const nlohmann::json& value, GoKind kind) {

@@ -15,22 +15,15 @@ namespace {
 // The JSON Go would marshal for the zero value of `type`, or null where that is nil.
 json zero_of(const GoType& type) {
   switch (type.kind) {
-    case GoKind::String:
     case GoKind::Duration:
     case GoKind::Time:
       return "";
-    case GoKind::Bool:
-      return false;
-    case GoKind::Int32:
-    case GoKind::Int64:
-    case GoKind::Int:
-      return 0;
     case GoKind::Quantity:
       return "0";
     case GoKind::Struct:
       return json::object();
     default:
-      return nullptr;
+      return go::scalar_zero(type.kind);
   }
 }
 

@@ -81,21 +81,9 @@ class RoundTrip {
   // The zero value as Go encodes it.
   json zero(const GoType& t, bool pointer) {
     if (pointer) return nullptr;
-    switch (t.kind) {
-      case GoKind::String:
-        return "";
-      case GoKind::Bool:
-        return false;
-      case GoKind::Int32:
-      case GoKind::Int64:
-      case GoKind::Int:
-      case GoKind::Float64:
-        return 0;
-      case GoKind::Struct:
-        return object(json::object(), t);
-      default:
-        return nullptr;  // nil slice, map, interface
-    }
+    // A struct is its fields' zero values; a nil slice, map or interface is null.
+    if (t.kind == GoKind::Struct) return object(json::object(), t);
+    return go::scalar_zero(t.kind);
   }
 
   // Go's isEmptyValue, which omitempty consults; structs are never empty.
