@@ -6,6 +6,7 @@
 #include "webhook/admission/request_checks.h"
 #include "webhook/admission/scheduling/admit.h"
 #include "webhook/admission/scheduling/offline.h"
+#include "webhook/admission/scheduling/podgroup_request.h"
 #include "webhook/admission/scheduling/schemas.h"
 
 namespace vc::webhook::scheduling {
@@ -23,10 +24,12 @@ AdmissionResponse admit_podgroups_mutate(const AdmissionRequest& request, const 
     return AdmissionResponse::deny("invalid operation `" + request.operation +
                                    "`, expect operation to be `CREATE`");
   }
+  auto podgroup = decode_podgroup_request(request);
+  if (!podgroup) return AdmissionResponse::deny(podgroup.error());
   // The CRD defaults spec.queue to "default"; only those PodGroups follow their namespace.
-  if (go_get_string(request.object, {"spec", "queue"}) != "default") return {};
+  if (podgroup->spec.queue != "default") return {};
 
-  const std::string ns = go_get_string(request.object, {"metadata", "namespace"});
+  const std::string& ns = podgroup->namespace_;
   AdmissionResponse response;
   if (!view.online()) {
     response.warnings.push_back(

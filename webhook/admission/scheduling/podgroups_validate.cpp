@@ -2,10 +2,10 @@
 
 #include "common/go/strconv.h"
 #include "webhook/admission/field_error.h"
-#include "webhook/admission/go_readers.h"
 #include "webhook/admission/request_checks.h"
 #include "webhook/admission/scheduling/admit.h"
 #include "webhook/admission/scheduling/offline.h"
+#include "webhook/admission/scheduling/podgroup_request.h"
 #include "webhook/admission/scheduling/queue_model.h"
 #include "webhook/admission/scheduling/schemas.h"
 
@@ -32,24 +32,18 @@ std::string queue_state_message(const std::string& queue_name, const ClusterView
          "` status is `" + model.state + "`. ";
 }
 
-bool sets_both_tier_fields(const json& object, std::initializer_list<std::string_view> path) {
-  const auto* topology = go_find(object, path);
-  if (!topology) return false;
-  return go_find(*topology, {"highestTierAllowed"}) != nullptr &&
-         !go_get_string(*topology, {"highestTierName"}).empty();
+bool sets_both_tier_fields(const std::optional<volcano::NetworkTopology>& topology) {
+  return topology && topology->highest_tier_allowed && !topology->highest_tier_name.empty();
 }
 
 // The pod group's own networkTopology, then the first subGroupPolicy entry that sets both.
-std::string topology_message(const json& object) {
+std::string topology_message(const volcano::PodGroupSpec& spec) {
   std::vector<std::string> pieces;
-  if (sets_both_tier_fields(object, {"spec", "networkTopology"})) pieces.push_back(kBothTierFields);
-  if (const auto* policies = go_get_array(object, {"spec", "subGroupPolicy"})) {
-    for (const auto& policy : *policies) {
-      if (sets_both_tier_fields(policy, {"networkTopology"})) {
-        pieces.push_back("in subGroupPolicy '" + go_get_string(policy, {"name"}) +
-                         "': " + kBothTierFields);
-        break;
-      }
+  if (sets_both_tier_fields(spec.network_topology)) pieces.push_back(kBothTierFields);
+  for (const volcano::SubGroupPolicy& policy : spec.sub_group_policy) {
+    if (sets_both_tier_fields(policy.network_topology)) {
+      pieces.push_back("in subGroupPolicy '" + policy.name + "': " + kBothTierFields);
+      break;
     }
   }
   std::string out;
@@ -67,10 +61,11 @@ AdmissionResponse admit_podgroups_validate(const AdmissionRequest& request, cons
   if (request.operation != "CREATE") {
     return AdmissionResponse::deny("unsupported operation " + request.operation);
   }
+  auto podgroup = decode_podgroup_request(request);
+  if (!podgroup) return AdmissionResponse::deny(podgroup.error());
   AdmissionResponse response;
-  const std::string message = queue_state_message(go_get_string(request.object, {"spec", "queue"}),
-                                                  view, response.warnings) +
-                              topology_message(request.object);
+  const std::string message = queue_state_message(podgroup->spec.queue, view, response.warnings) +
+                              topology_message(podgroup->spec);
   if (!message.empty()) {
     response.allowed = false;
     response.message = message;

@@ -30,6 +30,8 @@ std::optional<QueueModel> decode(const nlohmann::json& object) {
   QueueModel q;
   q.name = std::move(queue.name);
   q.parent = std::move(queue.spec.parent);
+  q.weight = queue.spec.weight;
+  q.reclaimable = queue.spec.reclaimable;
   for (auto& [key, value] : queue.annotations) q.annotations.emplace(key, std::move(value));
   q.capability = std::move(queue.spec.capability);
   q.deserved = std::move(queue.spec.deserved);

@@ -24,6 +24,8 @@ inline constexpr const char* kHierarchyWeightsAnnotation = "volcano.sh/hierarchy
 struct QueueModel {
   std::string name;
   std::string parent;
+  std::int32_t weight = 0;
+  std::optional<bool> reclaimable;  // unset when absent (Go's nil pointer)
   std::map<std::string, std::string> annotations;
   api::ResourceList capability;
   api::ResourceList deserved;

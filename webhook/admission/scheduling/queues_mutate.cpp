@@ -1,6 +1,5 @@
 // /queues/mutate (spec webhook.md §2.5).
 
-#include "webhook/admission/go_readers.h"
 #include "webhook/admission/request_checks.h"
 #include "webhook/admission/scheduling/admit.h"
 #include "webhook/admission/scheduling/queue_model.h"
@@ -30,11 +29,11 @@ AdmissionResponse admit_queues_mutate(const AdmissionRequest& request, const Clu
                    {"path", "/metadata/annotations/volcano.sh~1hierarchy-weights"},
                    {"value", "1/" + weights}});
   }
-  if (!go_find(request.object, {"spec", "reclaimable"})) {
+  if (!queue.reclaimable) {
     ops.push_back({{"op", "add"}, {"path", "/spec/reclaimable"}, {"value", true}});
   }
   // An explicit 0 is replaced too: Go cannot tell it from an absent weight.
-  if (go_get_int(request.object, {"spec", "weight"}) == 0) {
+  if (queue.weight == 0) {
     ops.push_back({{"op", "add"}, {"path", "/spec/weight"}, {"value", 1}});
   }
   return AdmissionResponse::mutate(std::move(ops));
