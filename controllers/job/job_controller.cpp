@@ -43,6 +43,7 @@
 #include "controllers/job/state/policy.h"
 #include "controllers/job/state/state_machine.h"
 #include "controllers/job/sync/status_finish.h"
+#include "controllers/views/command_view.h"
 #include "controllers/views/pod_view.h"
 #include "controllers/views/podgroup_view.h"
 #include "controllers/views/queue_view.h"
@@ -142,7 +143,9 @@ class JobController : public Controller {
       priorities_ = ctx.informers.informer(kube::resources::priorityclasses);
     }
     if (ctx.options.queue_command_sync) {
-      commands_ = ctx.informers.informer(kube::resources::commands);
+      kube::cache::InformerSpec command_spec;
+      command_spec.transform = views::command_view_transform();
+      commands_ = ctx.informers.informer(kube::resources::commands, command_spec);
     }
     shared_->job_store =
         std::make_unique<JobStore>(shared_->jobs->store(), &shared_->jobs->written());
@@ -297,8 +300,8 @@ class JobController : public Controller {
       kube::cache::EventHandler on_cmd;
       on_cmd.on_add = [weak](const ObjectPtr& obj) {
         auto s = weak.lock();
-        auto cmd = std::dynamic_pointer_cast<const kube::cache::JsonObject>(obj);
-        if (!s || !cmd || !job_command_from_json(cmd->json)) return;
+        auto cmd = views::as_command(obj);
+        if (!s || !cmd || !job_command(*cmd)) return;
         s->commands->add(obj->key());
       };
       commands_->add_event_handler(std::move(on_cmd));

@@ -7,6 +7,7 @@
 #include "controllers/job/model/command.h"
 #include "controllers/job/state/policy.h"
 #include "controllers/job/state/state_machine.h"
+#include "controllers/views/command_view.h"
 
 namespace vc::controllers::job {
 
@@ -105,9 +106,9 @@ void JobProcessor::give_up(const Request& req, const std::string& error) {
 
 ReconcileResult JobProcessor::process_command(const std::string& key) {
   if (!commands_) return ReconcileResult::ok();
-  auto obj = std::dynamic_pointer_cast<const kube::cache::JsonObject>(commands_->get(key));
+  auto obj = views::as_command(commands_->get(key));
   if (!obj) return ReconcileResult::ok();
-  auto cmd = job_command_from_json(obj->json);
+  auto cmd = job_command(*obj);
   if (!cmd) return ReconcileResult::ok();
   kube::DeleteOptions opts;
   if (!obj->uid.empty()) opts.precondition_uid = obj->uid;

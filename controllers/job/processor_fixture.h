@@ -25,6 +25,7 @@
 #include "controllers/job/job_syncer.h"
 #include "controllers/job/model/job_json.h"
 #include "controllers/job/state/delayed_actions.h"
+#include "controllers/views/command_view.h"
 #include "controllers/views/pod_view.h"
 #include "controllers/views/podgroup_view.h"
 #include "controllers/views/queue_view.h"
@@ -118,7 +119,7 @@ class JobFixture {
     refill(*podgroups_, kube::resources::podgroups, views::podgroup_view_transform());
     refill(*queues_, kube::resources::queues, views::queue_view_transform());
     refill(*pvcs_, kube::resources::persistentvolumeclaims, kube::cache::Transform());
-    refill(*commands_, kube::resources::commands, kube::cache::Transform());
+    refill(*commands_, kube::resources::commands, views::command_view_transform());
   }
 
   // Processes one request on the current stores and clears nothing.

@@ -3,35 +3,16 @@
 #include <string>
 
 #include "common/kube/resource.h"
-#include "common/volcano/command.h"
 
 namespace vc::controllers::queue {
 
-using nlohmann::json;
-
-namespace {
-
-// The Command when it decodes and targets a Queue.
-std::optional<volcano::Command> queue_command(const json& command) {
-  auto decoded = volcano::command_from_json(command);
-  if (!decoded ||
-      !decoded->targets(kube::resources::queues.api_version(), kube::resources::queues.kind)) {
-    return std::nullopt;
-  }
-  return std::move(*decoded);
+bool targets_queue(const volcano::Command& command) {
+  return command.targets(kube::resources::queues.api_version(), kube::resources::queues.kind);
 }
 
-}  // namespace
-
-bool targets_queue(const json& command) {
-  return queue_command(command).has_value();
-}
-
-std::optional<Request> command_request(const json& command) {
-  std::optional<volcano::Command> c = queue_command(command);
-  if (!c || c->target->name.empty()) return std::nullopt;
-  return Request{std::move(c->target->name), std::string(kCommandIssuedEvent),
-                 std::move(c->action)};
+std::optional<Request> command_request(const volcano::Command& command) {
+  if (!targets_queue(command) || command.target->name.empty()) return std::nullopt;
+  return Request{command.target->name, std::string(kCommandIssuedEvent), command.action};
 }
 
 }  // namespace vc::controllers::queue

@@ -6,20 +6,20 @@
 
 #include <optional>
 
-#include <nlohmann/json.hpp>
+#include "common/volcano/command.h"
 
 #include "controllers/queue/model.h"
 
 namespace vc::controllers::queue {
 
 // True when the command's target is a Queue: target.apiVersion exactly
-// scheduling.volcano.sh/v1beta1 and target.kind Queue. A Command with a member of the wrong
-// JSON type targets nothing (Go's client would fail to decode it and never deliver it); the
-// decoding is the shared model's (common/volcano/command.h).
-bool targets_queue(const nlohmann::json& command);
+// scheduling.volcano.sh/v1beta1 and target.kind Queue. (A Command with a member of the wrong
+// JSON type never gets here: the informer's command-view transform skips it, as Go's client
+// would never deliver it.)
+bool targets_queue(const volcano::Command& command);
 
 // {target.name, CommandIssued, action verbatim} for a command that targets a queue by name;
 // null otherwise. The action is not validated: anything but OpenQueue/CloseQueue syncs.
-std::optional<Request> command_request(const nlohmann::json& command);
+std::optional<Request> command_request(const volcano::Command& command);
 
 }  // namespace vc::controllers::queue

@@ -58,6 +58,17 @@ TEST(CountPhases, CountsTheFivePhasesAndIgnoresOthers) {
             (PhaseCounts{.pending = 1, .running = 2, .unknown = 1, .inqueue = 1, .completed = 1}));
 }
 
+// What the controller makes of a Command the API server sends: the informer's command-view
+// transform decodes it (and skips one that does not decode), then the controller reads it.
+bool targets_queue(const json& command) {
+  auto c = volcano::command_from_json(command);
+  return c && queue::targets_queue(*c);
+}
+std::optional<Request> command_request(const json& command) {
+  auto c = volcano::command_from_json(command);
+  return c ? queue::command_request(*c) : std::nullopt;
+}
+
 json command(const std::string& api_version, const std::string& kind, const std::string& name,
              const std::string& action) {
   return {{"apiVersion", "bus.volcano.sh/v1alpha1"},

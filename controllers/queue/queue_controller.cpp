@@ -24,6 +24,7 @@
 #include "controllers/queue/executor.h"
 #include "controllers/queue/metrics.h"
 #include "controllers/queue/plan.h"
+#include "controllers/views/command_view.h"
 #include "controllers/views/podgroup_view.h"
 #include "controllers/views/queue_view.h"
 
@@ -32,7 +33,6 @@ namespace vc::controllers::queue {
 namespace {
 
 using kube::cache::EventHandler;
-using kube::cache::JsonObject;
 using kube::cache::Object;
 using kube::cache::ObjectPtr;
 using kube::workqueue::QueueOptions;
@@ -51,10 +51,6 @@ QueueOptions queue_options(std::string name, std::shared_ptr<kube::workqueue::Cl
   o.name = std::move(name);
   o.clock = std::move(clock);
   return o;
-}
-
-const JsonObject* as_json(const ObjectPtr& obj) {
-  return dynamic_cast<const JsonObject*>(obj.get());
 }
 
 std::string queue_parent(const kube::cache::Object& obj) {
@@ -94,13 +90,15 @@ class QueueController final : public Controller {
     if (ctx.options.queue_command_sync) {
       command_work_ =
           std::make_unique<CommandQueue>(queue_options("queue-controller-command", ctx.clock));
-      commands_ = ctx.informers.informer(kube::resources::commands);
+      kube::cache::InformerSpec command_spec;
+      command_spec.transform = views::command_view_transform();
+      commands_ = ctx.informers.informer(kube::resources::commands, command_spec);
       // Only additions: a command is acted on once; updates and deletes are ignored
       // (spec controller-manager.md §2.2).
       EventHandler on_command;
       on_command.on_add = [this](const ObjectPtr& obj) {
-        const JsonObject* c = as_json(obj);
-        if (c && targets_queue(c->json)) command_work_->add(obj->key());
+        const auto c = views::as_command(obj);
+        if (c && targets_queue(*c)) command_work_->add(obj->key());
       };
       commands_->add_event_handler(std::move(on_command));
     }
@@ -234,11 +232,11 @@ class QueueController final : public Controller {
 
   ReconcileResult sync_command(const std::string& key) {
     ObjectPtr obj = commands_->store().get(key);
-    const JsonObject* command = obj ? as_json(obj) : nullptr;
+    const auto command = views::as_command(obj);
     // Gone from the cache: deleted by someone else, which Volcano's delete would see as
     // NotFound and skip as well.
     if (!command) return ReconcileResult::ok();
-    const std::optional<Request> request = command_request(command->json);
+    const std::optional<Request> request = command_request(*command);
     if (!request) return ReconcileResult::ok();
     kube::Status status = executor_->execute_command(obj->namespace_, obj->name, *request);
     if (status) return ReconcileResult::ok();

@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include "common/volcano/command.h"
 
 namespace vc::controllers::job {
 
@@ -25,9 +25,9 @@ struct JobCommand {
   friend bool operator==(const JobCommand&, const JobCommand&) = default;
 };
 
-// The command when its target is a batch.volcano.sh/v1alpha1 Job; nullopt otherwise, and also
-// when a field has the wrong JSON type (Go's client would fail to decode such a Command and
-// never deliver it).
-std::optional<JobCommand> job_command_from_json(const nlohmann::json& command);
+// The command when its target is a batch.volcano.sh/v1alpha1 Job; nullopt otherwise. (A
+// Command with a field of the wrong JSON type never gets here: the informer's command-view
+// transform skips it, as Go's client would never deliver it.)
+std::optional<JobCommand> job_command(const volcano::Command& command);
 
 }  // namespace vc::controllers::job

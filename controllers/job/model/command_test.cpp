@@ -7,6 +7,13 @@ namespace {
 
 using nlohmann::json;
 
+// What the controller makes of a Command the API server sends: the informer's command-view
+// transform decodes it (and skips one that does not decode), then job_command reads it.
+std::optional<JobCommand> job_command_from_json(const json& command) {
+  auto c = volcano::command_from_json(command);
+  return c ? job_command(*c) : std::nullopt;
+}
+
 json abort_command() {
   return json::parse(R"({
     "apiVersion": "bus.volcano.sh/v1alpha1",
