@@ -20,10 +20,15 @@ api::Expected<const json*> checked_object(const json& object, const go::GoType& 
   return &object;
 }
 
+namespace {
+
+// A null value with static lifetime, for references to absent JSON members.
 const json& null_json() {
   static const json kNull;
   return kNull;
 }
+
+}  // namespace
 
 const json& child_at(const json& obj, const char* key) {
   if (!obj.is_object()) return null_json();

@@ -35,9 +35,6 @@ using volcano::PartitionPolicy;
 using volcano::TaskSpec;
 using volcano::VolumeSpec;
 
-// A null value with static lifetime, for pointers to absent JSON members.
-const json& null_json();
-
 // Decodes object JSON as Volcano does: null or absent is an all-zero object; a type mismatch
 // or an object nested deeper than Go accepts is an error with Go's message. The result points
 // at `object` itself (or at a static empty object), never a copy: a job review is parsed once
