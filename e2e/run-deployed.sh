@@ -26,12 +26,22 @@ pod_logs() {
 # The switching test installs Volcano's own webhook and controller-manager images: build them
 # (and the binaries they hold) before any test starts the clock. The scheduler's image is
 # already there (install.sh).
-if ! "$cluster_dir/up.sh" || ! "$cluster_dir/install.sh" install \
-  || ! REGISTRY=$REGISTRY "$repo/images/build.sh" volcano vc-webhook-manager vc-controller-manager; then
+# The image builds get a TMPDIR of their own, which must be empty again afterwards: each image's
+# root filesystem is tens of MiB, and a run that leaves them behind fills the disk CI shares.
+images_tmp=$(mktemp -d "${TMPDIR:-/tmp}/vc-e2e-images.XXXXXX")
+if ! "$cluster_dir/up.sh" || ! TMPDIR=$images_tmp "$cluster_dir/install.sh" install \
+  || ! TMPDIR=$images_tmp REGISTRY=$REGISTRY "$repo/images/build.sh" volcano vc-webhook-manager vc-controller-manager; then
   tail_logs 60
   pod_logs
+  rm -rf "$images_tmp"
   exit 1
 fi
+if [ -n "$(ls -A "$images_tmp")" ]; then
+  log "FAIL: the image builds left files behind in their TMPDIR: $(ls -A "$images_tmp" | head -5 | tr '\n' ' ')"
+  rm -rf "$images_tmp"
+  exit 1
+fi
+rmdir "$images_tmp"
 
 export KUBECONFIG=$ADMIN_KUBECONFIG KUBECTL=$K8S_BIN/kubectl HELM VC_REPO=$repo VC_NAMESPACE \
   VC_REAL_NODE=$NODE_NAME VC_ADMISSION_SA=$VC_NAMESPACE/volcano-admission \

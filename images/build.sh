@@ -37,6 +37,18 @@ die() { log "images: error: $*"; exit 1; }
 command -v buildah >/dev/null || die "buildah is not installed (make deps)"
 mkdir -p "$BUILD_DIR/images"
 
+# Scratch space: every root filesystem is assembled under one directory, and it and any working
+# container still alive go when the script exits, however it exits. One EXIT trap rather than a
+# RETURN trap per function: bash has a single RETURN trap, so a callee's replaced its caller's
+# and each image's tree (tens of MiB) was left in /tmp.
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/vc-images.XXXXXX")
+live_ctr=""
+cleanup() {
+  [ -z "$live_ctr" ] || bah rm "$live_ctr" >/dev/null 2>&1 || true
+  rm -rf "$scratch"
+}
+trap cleanup EXIT
+
 # registry_up: the target registry answers the v2 API.
 registry_up() { curl -fsS -o /dev/null --max-time 3 "http://$REGISTRY/v2/"; }
 
@@ -81,8 +93,7 @@ commit() {
   shift
   cfg=("$@")
   ctr=$(bah from --quiet scratch)
-  # Whatever happens below, the working container goes.
-  trap "bah rm '$ctr' >/dev/null 2>&1 || true" RETURN
+  live_ctr=$ctr
   bah copy --quiet "$ctr" "$rootfs/" / >/dev/null
   bah config "${cfg[@]}" \
     --label org.opencontainers.image.title="$name" \
@@ -93,6 +104,8 @@ commit() {
     [ "$ref" = "${refs[0]}" ] || bah tag "${refs[0]}" "$ref"
     bah push --quiet --tls-verify=false "$ref" "docker://$REGISTRY/$(registry_path "$ref"):${ref##*:}"
   done
+  bah rm "$ctr" >/dev/null
+  live_ctr=""
   log "pushed ${refs[*]}"
 }
 
@@ -101,8 +114,7 @@ commit() {
 binary_image() {
   local name=$1 bin=$2 image_repo=$3 version=$4 content=${5:-no} tmp hash refs
   [ -x "$bin" ] || die "$bin is not built"
-  tmp=$(mktemp -d)
-  trap "rm -rf '$tmp'" RETURN
+  tmp=$(mktemp -d "$scratch/$name.XXXXXX")
   rootfs_base "$tmp/rootfs"
   install -D -m 0755 "$bin" "$tmp/rootfs/usr/local/bin/$name"
   strip --strip-debug "$tmp/rootfs/usr/local/bin/$name" 2>/dev/null || true
@@ -118,6 +130,7 @@ binary_image() {
   commit "$tmp/rootfs" "$name" "${refs[@]}" -- \
     --entrypoint "[\"/usr/local/bin/$name\"]" --cmd '[]' --user 65532:65532 --workingdir / \
     --env SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt
+  rm -rf "$tmp"
 }
 
 build_ours() {
@@ -141,8 +154,7 @@ build_volcano() {
 
 build_node() {
   local tmp
-  tmp=$(mktemp -d)
-  trap "rm -rf '$tmp'" RETURN
+  tmp=$(mktemp -d "$scratch/node.XXXXXX")
   # The sandbox: our own pause (images/pause/pause.c), static, as registry.k8s.io/pause.
   mkdir -p "$tmp/pause/bin"
   gcc -static -O2 -s -o "$tmp/pause/bin/pause" "$here/pause/pause.c"
@@ -160,6 +172,7 @@ build_node() {
   commit "$tmp/busybox" busybox docker.io/library/busybox:latest docker.io/library/busybox:1.24 \
     docker.io/library/busybox:1.28 docker.io/library/busybox:1.36 -- \
     --cmd '["sh"]' --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+  rm -rf "$tmp"
 }
 
 # sizes: per image, what a node pulls (compressed layers), what it unpacks to, and the size of

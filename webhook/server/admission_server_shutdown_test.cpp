@@ -2,6 +2,7 @@
 // period holds.
 #include <chrono>
 #include <condition_variable>
+#include <filesystem>
 #include <future>
 #include <mutex>
 #include <string>
@@ -18,6 +19,14 @@ namespace {
 using test::review_body;
 using test::RunningServer;
 using test::TlsClient;
+
+// The threads of this process, from /proc: a detached thread counts until it has fully exited,
+// thread-local destructors (OpenSSL's per-thread state among them) included.
+std::size_t thread_count() {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator("/proc/self/task")) ++n;
+  return n;
+}
 
 // A gate an admit function waits on: the test sees when the review has entered, and decides when
 // it may leave.
@@ -131,6 +140,7 @@ TEST(AdmissionServerShutdown, StopAnswersTheNextRequestOfAnIdleConnectionAndClos
 TEST(AdmissionServerShutdown, StopGivesUpAfterTheGracePeriodWhenAnAdmitIsStuck) {
   auto gate = std::make_shared<Gate>();
   const std::weak_ptr<Gate> watch = gate;
+  const std::size_t threads_before = thread_count();
   {
     RunningServer server(gated_endpoints(gate),
                          {.graceful_shutdown = std::chrono::milliseconds(200)});
@@ -147,6 +157,11 @@ TEST(AdmissionServerShutdown, StopGivesUpAfterTheGracePeriodWhenAnAdmitIsStuck) 
   gate.reset();
   EXPECT_TRUE(test::wait_until([&] { return watch.expired(); }))
       << "the server state was not freed after the stuck admit function returned";
+  // The worker stop() left behind exits too. Waiting for it keeps its last steps (freeing its
+  // thread's TLS state) from racing the leak check at process exit.
+  std::size_t threads_now = 0;
+  EXPECT_TRUE(test::wait_until([&] { return (threads_now = thread_count()) <= threads_before; }))
+      << "threads before the server: " << threads_before << ", still running: " << threads_now;
 }
 
 TEST(AdmissionServerShutdown, StopBeforeStartIsHarmless) {
