@@ -38,6 +38,7 @@ void decode_hyper_node(const json& hyper_node, HyperNode& out, const FieldPath& 
     const FieldPath sp = root.key("spec");
     out.spec.tier = read::int64_at(*spec, "tier", sp);
     out.spec.tier_name = read::string_at(*spec, "tierName", sp);
+    out.spec.members_null = read::array_at(*spec, "members", sp) == nullptr;
     read::each_at(*spec, "members", sp, [&](const json& m, const FieldPath& mp) {
       out.spec.members.push_back(member_from_json(m, mp));
     });

@@ -49,6 +49,9 @@ struct HyperNodeSpec {
   std::int64_t tier = 0;  // Go's int
   std::string tier_name;
   std::vector<HyperNodeMember> members;
+  // Go tells a nil slice (members absent or null) from an empty one: the webhook's message
+  // prints the first as null and the second as [].
+  bool members_null = true;
   friend bool operator==(const HyperNodeSpec&, const HyperNodeSpec&) = default;
 };
 

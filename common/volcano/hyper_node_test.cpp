@@ -43,6 +43,7 @@ TEST(DecodeHyperNode, ReadsTierAndEveryKindOfMemberSelector) {
   EXPECT_EQ(hn.spec.tier, 2);
   EXPECT_EQ(hn.spec.tier_name, "spine");
   ASSERT_EQ(hn.spec.members.size(), 3u);
+  EXPECT_FALSE(hn.spec.members_null);
   EXPECT_EQ(hn.spec.members[0],
             (HyperNodeMember{member_type::kHyperNode, {"leaf0", std::nullopt, std::nullopt}}));
   EXPECT_EQ(hn.spec.members[1],
@@ -89,6 +90,19 @@ TEST(DecodeHyperNode, ErrorsNameTheField) {
 
 // As printed by Go's encoding/json for topology/v1alpha1 HyperNodeStatus: conditions and nodeCount
 // are omitempty; a metav1.Condition writes all but observedGeneration even when empty.
+// Go's nil slice (absent or null) and empty slice stay apart.
+TEST(DecodeHyperNode, MembersNullIsNotMembersEmpty) {
+  for (const char* doc : {R"({})", R"({"spec": {}})", R"({"spec": {"members": null}})"}) {
+    HyperNode hn;
+    decode_hyper_node(json::parse(doc), hn);
+    EXPECT_TRUE(hn.spec.members_null) << doc;
+  }
+  HyperNode empty;
+  decode_hyper_node(json::parse(R"({"spec": {"members": []}})"), empty);
+  EXPECT_FALSE(empty.spec.members_null);
+  EXPECT_TRUE(empty.spec.members.empty());
+}
+
 TEST(EncodeHyperNodeStatus, MatchesGo) {
   EXPECT_EQ(encode_hyper_node_status(HyperNodeStatus{}), json::object());
   HyperNodeStatus not_ready;

@@ -5,11 +5,8 @@
 // Fields below a member kept as JSON whole (read::opaque_at: a pod template, a PVC spec) are
 // covered by it.
 
-#include <filesystem>
-#include <fstream>
 #include <functional>
 #include <set>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -19,6 +16,7 @@
 
 #include "common/volcano/command.h"
 #include "common/volcano/crd_schema.h"
+#include "common/volcano/crd_test_util.h"
 #include "common/volcano/cron_job.h"
 #include "common/volcano/hyper_node.h"
 #include "common/volcano/job_decode.h"
@@ -31,6 +29,7 @@ namespace vc::volcano {
 namespace {
 
 using nlohmann::json;
+using test::pinned_crd;
 using Decode = std::function<void(const json&, const FieldPath&)>;
 
 // Paths the kinds' decoders do not read, and why: apiVersion and kind are the type meta every
@@ -91,17 +90,8 @@ std::string lines(const std::vector<std::string>& paths) {
   return out;
 }
 
-CrdSchema crd(const char* file) {
-  std::ifstream in(std::filesystem::path(VC_VOLCANO_CRDS) / file);
-  std::stringstream text;
-  text << in.rdbuf();
-  auto schema = read_crd_schema(text.str());
-  if (!schema) ADD_FAILURE() << file << ": " << schema.error();
-  return schema ? *schema : CrdSchema{};
-}
-
 void expect_covered(const char* file, const char* kind, const Decode& decode) {
-  const CrdSchema schema = crd(file);
+  const CrdSchema schema = pinned_crd(file);
   ASSERT_EQ(schema.kind, kind) << file;
   ASSERT_FALSE(schema.fields.empty()) << file;
   const Coverage c = coverage(schema, decode);
@@ -172,20 +162,20 @@ TEST(ModelCoverage, CommandDecoderReadsEveryCrdField) {
 
 // The check itself: a decoder that misspells a member and skips another fails both ways.
 TEST(ModelCoverage, AMisspeltFieldFailsBothWays) {
-  const Coverage c =
-      coverage(crd("bus.volcano.sh_commands.yaml"), [](const json& doc, const FieldPath& root) {
-        Command out;
-        decode_command(doc, out, root);
-        read::string_at(doc, "acton", root);
-      });
+  const Coverage c = coverage(pinned_crd("bus.volcano.sh_commands.yaml"),
+                              [](const json& doc, const FieldPath& root) {
+                                Command out;
+                                decode_command(doc, out, root);
+                                read::string_at(doc, "acton", root);
+                              });
   EXPECT_TRUE(c.not_read.empty()) << lines(c.not_read);
   EXPECT_EQ(c.not_declared, std::vector<std::string>{"acton"});
 
-  const Coverage partial =
-      coverage(crd("bus.volcano.sh_commands.yaml"), [](const json& doc, const FieldPath& root) {
-        read::string_at(doc, "action", root);
-        owner_ref_at(doc, "target", root);
-      });
+  const Coverage partial = coverage(pinned_crd("bus.volcano.sh_commands.yaml"),
+                                    [](const json& doc, const FieldPath& root) {
+                                      read::string_at(doc, "action", root);
+                                      owner_ref_at(doc, "target", root);
+                                    });
   EXPECT_EQ(partial.not_read, (std::vector<std::string>{"message", "metadata", "reason"}));
 }
 

@@ -3,11 +3,11 @@
 
 #include "common/api/label_validation.h"
 #include "common/go/strconv.h"
+#include "common/volcano/go_types.h"
 #include "webhook/admission/field_error.h"
 #include "webhook/admission/jobs/admit.h"
 #include "webhook/admission/jobs/cron_schedule.h"
 #include "webhook/admission/jobs/k8s_names.h"
-#include "webhook/admission/jobs/schema.h"
 #include "webhook/admission/jobs/semantic.h"
 #include "webhook/admission/jobs/time_zone.h"
 #include "webhook/admission/request_checks.h"
@@ -81,7 +81,8 @@ std::string cron_job_problems(const volcano::CronJob& cron_job) {
 AdmissionResponse admit_cronjobs_validate(const AdmissionRequest& request, const ClusterView&,
                                           const AdmissionOptions&) {
   if (auto err = expect_resource(request, kCronJobsResource)) return AdmissionResponse::deny(*err);
-  auto cron_job = checked_object(request.object, schema::cron_job(), request.nesting_bounded);
+  auto cron_job =
+      checked_object(request.object, volcano::go_types::cron_job(), request.nesting_bounded);
   if (!cron_job) return AdmissionResponse::deny(cron_job.error());
   if (request.operation != "CREATE" && request.operation != "UPDATE") {
     return AdmissionResponse::deny("expect operation to be 'CREATE' or 'UPDATE'");

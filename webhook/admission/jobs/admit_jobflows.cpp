@@ -1,8 +1,8 @@
 #include <map>
 #include <vector>
 
+#include "common/volcano/go_types.h"
 #include "webhook/admission/jobs/admit.h"
-#include "webhook/admission/jobs/schema.h"
 #include "webhook/admission/jobs/semantic.h"
 #include "webhook/admission/request_checks.h"
 
@@ -61,7 +61,8 @@ std::string job_flow_problems(const volcano::JobFlow& job_flow) {
 AdmissionResponse admit_jobflows_validate(const AdmissionRequest& request, const ClusterView&,
                                           const AdmissionOptions&) {
   if (auto err = expect_resource(request, kJobFlowsResource)) return AdmissionResponse::deny(*err);
-  auto flow = checked_object(request.object, schema::job_flow(), request.nesting_bounded);
+  auto flow =
+      checked_object(request.object, volcano::go_types::job_flow(), request.nesting_bounded);
   if (!flow) return AdmissionResponse::deny(flow.error());
   if (request.operation != "CREATE" && request.operation != "UPDATE") {
     return AdmissionResponse::deny("expect operation to be 'CREATE' or 'UPDATE'");

@@ -1,5 +1,5 @@
+#include "common/volcano/go_types.h"
 #include "webhook/admission/jobs/admit.h"
-#include "webhook/admission/jobs/schema.h"
 #include "webhook/admission/jobs/semantic.h"
 #include "webhook/admission/jobs/validate_job_create.h"
 #include "webhook/admission/jobs/validate_job_update.h"

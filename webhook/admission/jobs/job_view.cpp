@@ -1,6 +1,6 @@
 #include "webhook/admission/jobs/job_view.h"
 
-#include "webhook/admission/jobs/schema.h"
+#include "common/volcano/go_types.h"
 
 #include "common/volcano/job_decode.h"
 
@@ -62,7 +62,7 @@ std::vector<std::string> strings_at(const json& obj, const char* key) {
 }
 
 api::Expected<Job> decode_job(const json& object, bool nesting_bounded) {
-  auto checked = checked_object(object, schema::job(), nesting_bounded);
+  auto checked = checked_object(object, volcano::go_types::job(), nesting_bounded);
   if (!checked) return api::Unexpected{checked.error()};
   return volcano::decode_or_error<Job>([&] {
     Job job;

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "common/volcano/go_types.h"
 #include "webhook/admission/jobs/k8s_names.h"
-#include "webhook/admission/jobs/schema.h"
 #include "webhook/admission/jobs/semantic.h"
 
 namespace vc::webhook::jobs {
@@ -22,7 +22,7 @@ TEST(K8sNames, EnvVarNamesAndPortsUseKubernetesMessages) {
 }
 
 TEST(Semantic, ZeroValuesNilSlicesAndQuantities) {
-  const go::GoType& spec = schema::job_spec();
+  const go::GoType& spec = volcano::go_types::job_spec();
   EXPECT_TRUE(semantic_equal({{"queue", ""}, {"tasks", json::array()}, {"plugins", json::object()}},
                              json::object(), spec));
   EXPECT_TRUE(semantic_equal(

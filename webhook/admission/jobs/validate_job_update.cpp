@@ -2,8 +2,8 @@
 
 #include <cstdint>
 
+#include "common/volcano/go_types.h"
 #include "webhook/admission/jobs/job_checks.h"
-#include "webhook/admission/jobs/schema.h"
 #include "webhook/admission/jobs/semantic.h"
 
 namespace vc::webhook::jobs {
@@ -77,7 +77,7 @@ std::string validate_job_update(const Job& new_job, const Job& old_job, const js
   }
   drop_generated_claim_names(new_spec);
   drop_generated_claim_names(old_spec);
-  if (!semantic_equal(new_spec, old_spec, schema::job_spec())) {
+  if (!semantic_equal(new_spec, old_spec, volcano::go_types::job_spec())) {
     return "job updates may not change fields other than `minAvailable`, `tasks[*].replicas under "
            "spec` and `PriorityClassName`";
   }

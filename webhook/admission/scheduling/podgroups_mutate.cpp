@@ -1,13 +1,13 @@
 // /podgroups/mutate (spec webhook.md §2.3).
 
 #include "common/go/strconv.h"
+#include "common/volcano/go_types.h"
 #include "webhook/admission/field_error.h"
 #include "webhook/admission/go_readers.h"
 #include "webhook/admission/request_checks.h"
 #include "webhook/admission/scheduling/admit.h"
 #include "webhook/admission/scheduling/offline.h"
 #include "webhook/admission/scheduling/podgroup_request.h"
-#include "webhook/admission/scheduling/schemas.h"
 
 namespace vc::webhook::scheduling {
 
@@ -17,7 +17,7 @@ constexpr const char* kQueueNameAnnotation = "scheduling.volcano.sh/queue-name";
 
 AdmissionResponse admit_podgroups_mutate(const AdmissionRequest& request, const ClusterView& view,
                                          const AdmissionOptions& /*options*/) {
-  if (auto e = check_and_decode(request, kPodGroupsResource, podgroup_type())) {
+  if (auto e = check_and_decode(request, kPodGroupsResource, volcano::go_types::podgroup())) {
     return AdmissionResponse::deny(*e);
   }
   if (request.operation != "CREATE") {

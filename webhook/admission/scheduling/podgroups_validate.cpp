@@ -1,13 +1,13 @@
 // /podgroups/validate (spec webhook.md §2.4).
 
 #include "common/go/strconv.h"
+#include "common/volcano/go_types.h"
 #include "webhook/admission/field_error.h"
 #include "webhook/admission/request_checks.h"
 #include "webhook/admission/scheduling/admit.h"
 #include "webhook/admission/scheduling/offline.h"
 #include "webhook/admission/scheduling/podgroup_request.h"
 #include "webhook/admission/scheduling/queue_model.h"
-#include "webhook/admission/scheduling/schemas.h"
 
 namespace vc::webhook::scheduling {
 namespace {
@@ -55,7 +55,7 @@ std::string topology_message(const volcano::PodGroupSpec& spec) {
 
 AdmissionResponse admit_podgroups_validate(const AdmissionRequest& request, const ClusterView& view,
                                            const AdmissionOptions& /*options*/) {
-  if (auto e = check_and_decode(request, kPodGroupsResource, podgroup_type())) {
+  if (auto e = check_and_decode(request, kPodGroupsResource, volcano::go_types::podgroup())) {
     return AdmissionResponse::deny(*e);
   }
   if (request.operation != "CREATE") {

@@ -1,15 +1,15 @@
 // /queues/mutate (spec webhook.md §2.5).
 
+#include "common/volcano/go_types.h"
 #include "webhook/admission/request_checks.h"
 #include "webhook/admission/scheduling/admit.h"
 #include "webhook/admission/scheduling/queue_model.h"
-#include "webhook/admission/scheduling/schemas.h"
 
 namespace vc::webhook::scheduling {
 
 AdmissionResponse admit_queues_mutate(const AdmissionRequest& request, const ClusterView& /*view*/,
                                       const AdmissionOptions& /*options*/) {
-  if (auto e = check_and_decode(request, kQueuesResource, queue_type())) {
+  if (auto e = check_and_decode(request, kQueuesResource, volcano::go_types::queue())) {
     return AdmissionResponse::deny(*e);
   }
   if (request.operation != "CREATE") {

@@ -3,10 +3,10 @@
 
 #include <optional>
 
+#include "common/volcano/go_types.h"
 #include "webhook/admission/request_checks.h"
 #include "webhook/admission/scheduling/admit.h"
 #include "webhook/admission/scheduling/queue_rules.h"
-#include "webhook/admission/scheduling/schemas.h"
 
 namespace vc::webhook::scheduling {
 namespace {
@@ -32,7 +32,8 @@ AdmissionResponse create_or_update(const AdmissionRequest& request, const Cluste
   }
   std::optional<QueueModel> old;
   if (!create) {
-    if (auto e = go::check_go_types(request.old_object, queue_type(), kNameQuantityField)) {
+    if (auto e = go::check_go_types(request.old_object, volcano::go_types::queue(),
+                                    kNameQuantityField)) {
       return deny(std::move(*e), std::move(warnings));
     }
     old = read_queue(request.old_object);
@@ -67,7 +68,7 @@ AdmissionResponse create_or_update(const AdmissionRequest& request, const Cluste
 AdmissionResponse admit_queues_validate(const AdmissionRequest& request, const ClusterView& view,
                                         const AdmissionOptions& options) {
   // DELETE carries no object, which decodes as an empty Queue.
-  if (auto e = check_and_decode(request, kQueuesResource, queue_type())) {
+  if (auto e = check_and_decode(request, kQueuesResource, volcano::go_types::queue())) {
     return AdmissionResponse::deny(*e);
   }
   if (request.operation == "CREATE" || request.operation == "UPDATE") {

@@ -1,8 +1,9 @@
-#include "webhook/admission/scheduling/schemas.h"
+// The scheduling.volcano.sh and topology.volcano.sh tables of go_types.h.
+#include "common/volcano/go_types.h"
 
 #include "common/go/json_types/object_meta.h"
 
-namespace vc::webhook::scheduling {
+namespace vc::volcano::go_types {
 namespace {
 
 using go::GoKind;
@@ -30,7 +31,8 @@ void Tables::build() {
   const GoType* string_map = t.map(str);
   const GoType* i32 = t.scalar(GoKind::Int32, "int32");
   const GoType* go_int = t.scalar(GoKind::Int, "int");
-  const GoType* any = t.scalar(GoKind::Any, "interface {}");
+  const GoType* i64 = t.scalar(GoKind::Int64, "int64");
+  const GoType* time = t.scalar(GoKind::Time, "v1.Time");
   const GoType* resource_list =
       t.map(t.scalar(GoKind::Quantity, "resource.Quantity"), "v1.ResourceList");
   const GoType* object_meta = go::object_meta(t, false);
@@ -104,9 +106,16 @@ void Tables::build() {
                                                            {"minSubGroups", i32},
                                                            {"labelSelector", label_selector},
                                                            {"matchLabelKeys", strings}}))}});
+  const GoType* podgroup_condition =
+      t.structure("v1beta1.PodGroupCondition", {{"type", named("v1beta1.PodGroupConditionType")},
+                                                {"status", named("v1.ConditionStatus")},
+                                                {"transitionID", str},
+                                                {"lastTransitionTime", time},
+                                                {"reason", str},
+                                                {"message", str}});
   const GoType* podgroup_status =
       t.structure("v1beta1.PodGroupStatus", {{"phase", named("v1beta1.PodGroupPhase")},
-                                             {"conditions", any},
+                                             {"conditions", t.slice(podgroup_condition)},
                                              {"running", i32},
                                              {"succeeded", i32},
                                              {"failed", i32}});
@@ -126,7 +135,15 @@ void Tables::build() {
        {"members",
         t.slice(t.structure("v1alpha1.MemberSpec",
                             {{"type", named("v1alpha1.MemberType")}, {"selector", selector}}))}});
-  hypernode = top_level("v1alpha1.HyperNode", hypernode_spec, any);
+  const GoType* condition = t.structure("v1.Condition", {{"type", str},
+                                                         {"status", named("v1.ConditionStatus")},
+                                                         {"observedGeneration", i64},
+                                                         {"lastTransitionTime", time},
+                                                         {"reason", str},
+                                                         {"message", str}});
+  const GoType* hypernode_status = t.structure(
+      "v1alpha1.HyperNodeStatus", {{"conditions", t.slice(condition)}, {"nodeCount", i64}});
+  hypernode = top_level("v1alpha1.HyperNode", hypernode_spec, hypernode_status);
 }
 
 const Tables& tables() {
@@ -136,16 +153,16 @@ const Tables& tables() {
 
 }  // namespace
 
-const GoType& queue_type() {
+const GoType& queue() {
   return *tables().queue;
 }
 
-const GoType& podgroup_type() {
+const GoType& podgroup() {
   return *tables().podgroup;
 }
 
-const GoType& hypernode_type() {
+const GoType& hyper_node() {
   return *tables().hypernode;
 }
 
-}  // namespace vc::webhook::scheduling
+}  // namespace vc::volcano::go_types

@@ -1,7 +1,7 @@
 // The scheduling tables through the one checker (common/go/json_types, whose own tests cover the
 // checker's rules): valid objects pass, the real struct names reach the messages, and the
 // endpoints name the field of a bad quantity (docs/compat.md).
-#include "webhook/admission/scheduling/schemas.h"
+#include "common/volcano/go_types.h"
 
 #include <gtest/gtest.h>
 
@@ -14,11 +14,11 @@ namespace {
 using nlohmann::json;
 
 std::string queue_error(const char* text) {
-  return go::check_go_types(json::parse(text), queue_type()).value_or("");
+  return go::check_go_types(json::parse(text), volcano::go_types::queue()).value_or("");
 }
 
 TEST(SchedulingSchemas, NullAndValidObjectsDecode) {
-  EXPECT_EQ(go::check_go_types(json(), queue_type()), std::nullopt);
+  EXPECT_EQ(go::check_go_types(json(), volcano::go_types::queue()), std::nullopt);
   EXPECT_EQ(queue_error(R"({"spec":{"weight":3,"reclaimable":null,"capability":{"cpu":"1"}},
                              "unknownField":[1,2]})"),
             "");
@@ -29,20 +29,31 @@ TEST(SchedulingSchemas, MessagesNameTheRealStructsAndTypes) {
                              {"requiredDuringSchedulingIgnoredDuringExecution":"a"}}}})"),
             "json: cannot unmarshal string into Go struct field NodeGroupAffinity.spec.affinity."
             "nodeGroupAffinity.requiredDuringSchedulingIgnoredDuringExecution of type []string");
+  EXPECT_EQ(go::check_go_types(json::parse(R"({"spec":{"minTaskMember":{"a":"x"}}})"),
+                               volcano::go_types::podgroup()),
+            "json: cannot unmarshal string into Go struct field PodGroupSpec.spec.minTaskMember of "
+            "type int32");
   EXPECT_EQ(
-      go::check_go_types(json::parse(R"({"spec":{"minTaskMember":{"a":"x"}}})"), podgroup_type()),
-      "json: cannot unmarshal string into Go struct field PodGroupSpec.spec.minTaskMember of "
-      "type int32");
-  EXPECT_EQ(
-      go::check_go_types(json::parse(R"({"spec":{"tier":1.5}})"), hypernode_type()),
+      go::check_go_types(json::parse(R"({"spec":{"tier":1.5}})"), volcano::go_types::hyper_node()),
       "json: cannot unmarshal number 1.5 into Go struct field HyperNodeSpec.spec.tier of type "
       "int");
 }
 
+TEST(SchedulingSchemas, StatusesAreCheckedAsGoDecodesThem) {
+  EXPECT_EQ(go::check_go_types(json::parse(R"({"status":{"conditions":[{"transitionID":5}]}})"),
+                               volcano::go_types::podgroup()),
+            "json: cannot unmarshal number into Go struct field "
+            "PodGroupCondition.status.conditions.transitionID of type string");
+  EXPECT_EQ(go::check_go_types(json::parse(R"({"status":{"nodeCount":"3"}})"),
+                               volcano::go_types::hyper_node()),
+            "json: cannot unmarshal string into Go struct field "
+            "HyperNodeStatus.status.nodeCount of type int64");
+}
+
 TEST(SchedulingSchemas, TopLevelValueThatIsNotAnObject) {
-  EXPECT_EQ(go::check_go_types(json::array({1}), queue_type()),
+  EXPECT_EQ(go::check_go_types(json::array({1}), volcano::go_types::queue()),
             "json: cannot unmarshal array into Go value of type v1beta1.Queue");
-  EXPECT_EQ(go::check_go_types(json("x"), hypernode_type()),
+  EXPECT_EQ(go::check_go_types(json("x"), volcano::go_types::hyper_node()),
             "json: cannot unmarshal string into Go value of type v1alpha1.HyperNode");
 }
 

@@ -1,11 +1,13 @@
-#include "webhook/admission/jobs/schema.h"
+// The batch.volcano.sh and flow.volcano.sh tables of go_types.h, with the core/v1 types a pod
+// template embeds.
+#include "common/volcano/go_types.h"
 
 #include <string>
 #include <utility>
 
 #include "common/go/json_types/object_meta.h"
 
-namespace vc::webhook::jobs::schema {
+namespace vc::volcano::go_types {
 namespace {
 
 using go::GoKind;
@@ -37,6 +39,7 @@ void Registry::build() {
   const GoType* quantity = t.scalar(GoKind::Quantity, "resource.Quantity");
   const GoType* duration = t.scalar(GoKind::Duration, "v1.Duration");
   const GoType* any = t.scalar(GoKind::Any, "interface {}");
+  const GoType* time = t.scalar(GoKind::Time, "v1.Time");
   const GoType* strings = t.slice(str);
   const GoType* string_map = t.map(str);
   auto named = [&](std::string name) { return t.scalar(GoKind::String, std::move(name)); };
@@ -193,9 +196,36 @@ void Registry::build() {
                                                         {"priorityClassName", str},
                                                         {"minSuccess", i32, true},
                                                         {"networkTopology", topology, true}});
-  job = t.structure("v1alpha1.Job",
-                    {{"kind", str}, {"apiVersion", str}, {"metadata", object_meta}, {"spec", spec}},
-                    true);
+  const GoType* job_phase = named("v1alpha1.JobPhase");
+  const GoType* task_state =
+      t.structure("v1alpha1.TaskState", {{"phase", t.map(i32, "map[v1.PodPhase]int32")}});
+  const GoType* task_status_count = t.map(task_state);
+  const GoType* job_status = t.structure(
+      "v1alpha1.JobStatus",
+      {{"state", t.structure("v1alpha1.JobState", {{"phase", job_phase},
+                                                   {"reason", str},
+                                                   {"message", str},
+                                                   {"lastTransitionTime", time}})},
+       {"minAvailable", i32},
+       {"taskStatusCount", task_status_count},
+       {"pending", i32},
+       {"running", i32},
+       {"succeeded", i32},
+       {"failed", i32},
+       {"terminating", i32},
+       {"unknown", i32},
+       {"version", i32},
+       {"retryCount", i32},
+       {"runningDuration", duration, true},
+       {"controlledResources", string_map},
+       {"conditions",
+        t.slice(t.structure("v1alpha1.JobCondition",
+                            {{"status", job_phase}, {"lastTransitionTime", time, true}}))}});
+  job = t.structure("v1alpha1.Job", {{"kind", str},
+                                     {"apiVersion", str},
+                                     {"metadata", object_meta},
+                                     {"spec", spec},
+                                     {"status", job_status}});
   job_spec = spec;
 
   const GoType* job_template =
@@ -209,21 +239,76 @@ void Registry::build() {
                                          {"jobTemplate", job_template},
                                          {"successfulJobsHistoryLimit", i32, true},
                                          {"failedJobsHistoryLimit", i32, true}});
-  cron_job = t.structure(
-      "v1alpha1.CronJob",
-      {{"kind", str}, {"apiVersion", str}, {"metadata", object_meta}, {"spec", cron_spec}}, true);
+  const GoType* object_reference = t.structure("v1.ObjectReference", {{"kind", str},
+                                                                      {"namespace", str},
+                                                                      {"name", str},
+                                                                      {"uid", named("types.UID")},
+                                                                      {"apiVersion", str},
+                                                                      {"resourceVersion", str},
+                                                                      {"fieldPath", str}});
+  const GoType* cron_status =
+      t.structure("v1alpha1.CronJobStatus", {{"active", t.slice(object_reference)},
+                                             {"lastScheduleTime", time, true},
+                                             {"lastSuccessfulTime", time, true}});
+  cron_job = t.structure("v1alpha1.CronJob", {{"kind", str},
+                                              {"apiVersion", str},
+                                              {"metadata", object_meta},
+                                              {"spec", cron_spec},
+                                              {"status", cron_status}});
 
+  // flow.volcano.sh/v1alpha1 (a package of its own: its DependsOn is not batch's DependsOn).
+  const GoType* http_header = t.structure("v1.HTTPHeader", {{"name", str}, {"value", str}});
+  const GoType* probe = t.structure(
+      "v1alpha1.Probe",
+      {{"httpGetList",
+        t.slice(t.structure(
+            "v1alpha1.HttpGet",
+            {{"taskName", str}, {"path", str}, {"port", go_int}, {"httpHeader", http_header}}))},
+       {"tcpSocketList",
+        t.slice(t.structure("v1alpha1.TcpSocket", {{"taskName", str}, {"port", go_int}}))},
+       {"taskStatusList",
+        t.slice(t.structure("v1alpha1.TaskStatus", {{"taskName", str}, {"phase", str}}))}});
   const GoType* flow_depends =
-      t.structure("v1alpha1.DependsOn", {{"targets", strings}, {"probe", any, true}}, true);
-  const GoType* flow =
-      t.structure("v1alpha1.Flow",
-                  {{"name", str}, {"dependsOn", flow_depends, true}, {"patch", any, true}}, true);
-  const GoType* flow_spec = t.structure(
-      "v1alpha1.JobFlowSpec",
-      {{"flows", t.slice(flow)}, {"jobRetainPolicy", named("v1alpha1.RetainPolicy")}}, true);
-  job_flow = t.structure(
-      "v1alpha1.JobFlow",
-      {{"kind", str}, {"apiVersion", str}, {"metadata", object_meta}, {"spec", flow_spec}}, true);
+      t.structure("v1alpha1.DependsOn", {{"targets", strings}, {"probe", probe, true}});
+  // Patch embeds batch's JobSpec under the key "jobSpec".
+  const GoType* patch = t.structure("v1alpha1.Patch", {{"jobSpec", spec}});
+  const GoType* flow = t.structure(
+      "v1alpha1.Flow", {{"name", str}, {"dependsOn", flow_depends, true}, {"patch", patch, true}});
+  const GoType* flow_spec =
+      t.structure("v1alpha1.JobFlowSpec",
+                  {{"flows", t.slice(flow)}, {"jobRetainPolicy", named("v1alpha1.RetainPolicy")}});
+  const GoType* flow_job_status = t.structure(
+      "v1alpha1.JobStatus",
+      {{"name", str},
+       {"state", job_phase},
+       {"startTimestamp", time},
+       {"endTimestamp", time},
+       {"restartCount", i32},
+       {"runningHistories",
+        t.slice(t.structure(
+            "v1alpha1.JobRunningHistory",
+            {{"startTimestamp", time}, {"endTimestamp", time}, {"state", job_phase}}))}});
+  const GoType* flow_condition =
+      t.structure("v1alpha1.Condition", {{"phase", job_phase},
+                                         {"createTime", time},
+                                         {"runningDuration", duration, true},
+                                         {"taskStatusCount", task_status_count}});
+  const GoType* flow_status =
+      t.structure("v1alpha1.JobFlowStatus",
+                  {{"pendingJobs", strings},
+                   {"runningJobs", strings},
+                   {"failedJobs", strings},
+                   {"completedJobs", strings},
+                   {"terminatedJobs", strings},
+                   {"unKnowJobs", strings},
+                   {"jobStatusList", t.slice(flow_job_status)},
+                   {"conditions", t.map(flow_condition)},
+                   {"state", t.structure("v1alpha1.State", {{"phase", named("v1alpha1.Phase")}})}});
+  job_flow = t.structure("v1alpha1.JobFlow", {{"kind", str},
+                                              {"apiVersion", str},
+                                              {"metadata", object_meta},
+                                              {"spec", flow_spec},
+                                              {"status", flow_status}});
 }
 
 const Registry& registry() {
@@ -246,4 +331,4 @@ const GoType& job_flow() {
   return *registry().job_flow;
 }
 
-}  // namespace vc::webhook::jobs::schema
+}  // namespace vc::volcano::go_types
