@@ -169,13 +169,13 @@ void expect_matches(const char* file, const GoType& root) {
   ASSERT_FALSE(crd.fields.empty()) << file;
   const Findings f = Walk(crd).run(root);
   EXPECT_TRUE(f.not_declared.empty())
-      << root.type_name << ": fields the table lists that the CRD does not declare:"
-      << lines(f.not_declared);
+      << root.type_name
+      << ": fields the table lists that the CRD does not declare:" << lines(f.not_declared);
   EXPECT_TRUE(f.not_listed.empty())
-      << root.type_name << ": CRD fields missing from a Volcano struct of the table:"
-      << lines(f.not_listed);
-  EXPECT_TRUE(f.wrong_type.empty()) << root.type_name << ": types that disagree with the CRD:"
-                                    << lines(f.wrong_type);
+      << root.type_name
+      << ": CRD fields missing from a Volcano struct of the table:" << lines(f.not_listed);
+  EXPECT_TRUE(f.wrong_type.empty())
+      << root.type_name << ": types that disagree with the CRD:" << lines(f.wrong_type);
 }
 
 TEST(GoTypesAgainstCrds, Job) {
@@ -209,13 +209,12 @@ TEST(GoTypesAgainstCrds, AMisspeltMissingOrMistypedFieldFails) {
   const GoType* str = t.scalar(GoKind::String, "string");
   const GoType* i32 = t.scalar(GoKind::Int32, "int32");
   const GoType* command = t.structure(
-      "v1alpha1.Command",
-      {{"kind", str},
-       {"apiVersion", str},
-       {"acton", str},   // misspelt
-       {"reason", i32},  // a string in the CRD
-       {"message", str},
-       {"target", t.structure("v1.OwnerReference", {{"name", str}}, true)}});
+      "v1alpha1.Command", {{"kind", str},
+                           {"apiVersion", str},
+                           {"acton", str},   // misspelt
+                           {"reason", i32},  // a string in the CRD
+                           {"message", str},
+                           {"target", t.structure("v1.OwnerReference", {{"name", str}}, true)}});
   const Findings f = Walk(pinned_crd("bus.volcano.sh_commands.yaml")).run(*command);
   EXPECT_EQ(f.not_declared, std::vector<std::string>{"acton"});
   EXPECT_EQ(f.not_listed, (std::vector<std::string>{"action", "metadata"}));
