@@ -1,12 +1,13 @@
-// Every answer of Go's own strconv, time, encoding/json (floats, strings), regexp and
-// sigs.k8s.io/yaml that golden/main.go recorded for its table of inputs, compared with ours. The
-// build runs the Go program (common/CMakeLists.txt) and passes the path of its output as
-// VC_GO_GOLDEN.
+// Every answer of Go's own strconv, time (durations, zones), encoding/json (floats, strings),
+// regexp and sigs.k8s.io/yaml that golden/main.go (and golden/zones.go) recorded for its table of
+// inputs, compared with ours. The build runs the Go program (common/CMakeLists.txt) and passes the
+// path of its output as VC_GO_GOLDEN.
 
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <fstream>
+#include <limits>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -17,6 +18,7 @@
 #include "common/go/json_marshal.h"
 #include "common/go/regexp.h"
 #include "common/go/strconv.h"
+#include "common/go/time_zone.h"
 #include "common/go/yaml_scalar.h"
 
 namespace vc::go {
@@ -231,6 +233,101 @@ TEST(Golden, YamlScalarsResolveAsKubectlDoes) {
       EXPECT_EQ(got, err);
     } else {
       EXPECT_EQ(got, json::parse(r["json"].get<std::string>()).dump());
+    }
+  }
+}
+
+// ---- Time zones (golden/zones.go) ----------------------------------------------------------
+
+std::string bound_text(const json& b) {
+  return b.is_null() ? "none" : std::to_string(b.get<std::int64_t>());
+}
+
+// Go's ZoneBounds answers the zero Time both for an unbounded side (INT64_MIN, INT64_MAX here)
+// and for a bound at 0001-01-01 00:00:00 UTC.
+std::string bound_text(std::int64_t b, std::int64_t none) {
+  constexpr std::int64_t kGoZeroTime = -62135596800;
+  return b == none || b == kGoZeroTime ? "none" : std::to_string(b);
+}
+
+// One instant as Go recorded it and as we see it, in the same words, so that a difference shows
+// every field at once.
+std::string go_instant(const json& r) {
+  return std::to_string(r["year"].get<int>()) + "-" + std::to_string(r["month"].get<int>()) + "-" +
+         std::to_string(r["day"].get<int>()) + " " + std::to_string(r["hour"].get<int>()) + ":" +
+         std::to_string(r["min"].get<int>()) + ":" + std::to_string(r["sec"].get<int>()) +
+         " weekday " + std::to_string(r["weekday"].get<int>()) + " " + unhex(r["abbrev_hex"]) +
+         " " + std::to_string(r["offset"].get<int>()) + (r["dst"].get<bool>() ? " dst" : " std") +
+         " [" + bound_text(r["start"]) + ", " + bound_text(r["end"]) + ")";
+}
+
+std::string our_instant(const Location& loc, std::int64_t unix) {
+  const CivilTime c = civil_time(unix, loc);
+  const Location::Zone z = loc.lookup(unix);
+  EXPECT_EQ(c.abbrev, z.abbrev);
+  EXPECT_EQ(c.offset, z.offset);
+  return std::to_string(c.year) + "-" + std::to_string(c.month) + "-" + std::to_string(c.day) +
+         " " + std::to_string(c.hour) + ":" + std::to_string(c.minute) + ":" +
+         std::to_string(c.second) + " weekday " + std::to_string(c.weekday) + " " + c.abbrev + " " +
+         std::to_string(c.offset) + (z.dst ? " dst" : " std") + " [" +
+         bound_text(z.start, std::numeric_limits<std::int64_t>::min()) + ", " +
+         bound_text(z.end, std::numeric_limits<std::int64_t>::max()) + ")";
+}
+
+// The instants (t.In(loc) and its ZoneBounds) and time.Date calls Go recorded for one zone.
+void expect_zone_matches_go(const Location& loc, const json& r, const std::string& label) {
+  EXPECT_FALSE(r["instants"].empty()) << label;
+  for (const json& i : r["instants"]) {
+    const std::int64_t unix = i["unix"];
+    EXPECT_EQ(our_instant(loc, unix), go_instant(i))
+        << label << ": time.Unix(" << unix << ", 0).In(loc)";
+  }
+  for (const json& d : r["dates"]) {
+    const auto& f = d["fields"];
+    EXPECT_EQ(date_unix(f[0], f[1], f[2], f[3], f[4], f[5], loc), d["unix"].get<std::int64_t>())
+        << label << ": time.Date" << f.dump() << ".Unix()";
+  }
+}
+
+TEST(Golden, ZonesMatchGo) {
+  for (const json& r : table("zone")) {
+    const std::string name = r["zone"];
+    auto loc = Location::load(name);
+    ASSERT_TRUE(loc) << name << ": " << loc.error();
+    EXPECT_EQ((*loc)->name(), name);
+    expect_zone_matches_go(**loc, r, name);
+  }
+}
+
+TEST(Golden, TzifFilesReadAsGoReadsThem) {
+  for (const json& r : table("tzif")) {
+    const std::string label = r["label"];
+    const std::string go_error = r["err"];
+    auto loc = Location::from_tzif(label, unhex(r["hex"]));
+    if (label == "version '4'") {
+      // Go 1.26 refuses version 4 files; we read them (time_zone.h).
+      EXPECT_EQ(go_error, "malformed time zone information");
+      EXPECT_TRUE(loc) << loc.error();
+      continue;
+    }
+    if (!go_error.empty()) {
+      ASSERT_FALSE(loc) << label << ": Go says " << go_error;
+      EXPECT_TRUE(loc.error().starts_with(go_error)) << label << ": " << loc.error();
+      continue;
+    }
+    ASSERT_TRUE(loc) << label << ": " << loc.error();
+    expect_zone_matches_go(**loc, r, label);
+  }
+}
+
+TEST(Golden, LoadLocationMatchesGo) {
+  for (const json& r : table("load_location")) {
+    const std::string name = unhex(r["in_hex"]);
+    auto loc = Location::load(name);
+    EXPECT_EQ(loc ? std::string() : loc.error(), r["err"].get<std::string>())
+        << "LoadLocation(hex " << r["in_hex"] << ")";
+    if (loc && r.contains("name")) {
+      EXPECT_EQ((*loc)->name(), r["name"].get<std::string>()) << name;
     }
   }
 }

@@ -232,6 +232,8 @@ func main() {
 		add("yaml_scalar", record{"in": s, "json": string(j), "err": errText(err)})
 	}
 
+	addZones(add)
+
 	if len(os.Args) != 2 {
 		fmt.Fprintln(os.Stderr, "usage: golden OUTPUT.json")
 		os.Exit(2)

@@ -3,13 +3,13 @@
 
 #include "common/api/label_validation.h"
 #include "common/go/strconv.h"
+#include "common/go/time_zone.h"
 #include "common/volcano/go_types.h"
 #include "webhook/admission/field_error.h"
 #include "webhook/admission/jobs/admit.h"
 #include "webhook/admission/jobs/cron_schedule.h"
 #include "webhook/admission/jobs/k8s_names.h"
 #include "webhook/admission/jobs/semantic.h"
-#include "webhook/admission/jobs/time_zone.h"
 #include "webhook/admission/request_checks.h"
 
 namespace vc::webhook::jobs {
@@ -44,7 +44,7 @@ std::string time_zone_problems(const std::string& zone) {
   }
   if (equal_fold(zone, "Local")) {
     msg += " timeZone can't be Local, and must be defined in https://www.iana.org/time-zones";
-  } else if (!load_location_ok(zone)) {
+  } else if (!go::Location::load(zone)) {
     msg += " invalid timeZone";
   }
   return msg;

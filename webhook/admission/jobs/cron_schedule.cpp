@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "common/go/duration.h"
-#include "webhook/admission/jobs/time_zone.h"
+#include "common/go/time_zone.h"
 
 namespace vc::webhook::jobs {
 namespace {
@@ -157,7 +157,7 @@ std::optional<std::string> cron_schedule_error(std::string_view spec) {
     if (space == std::string_view::npos) return "missing schedule after time zone";
     const auto eq = spec.find('=');
     const std::string_view zone = spec.substr(eq + 1, space - eq - 1);
-    if (!load_location_ok(zone)) return "provided bad location " + std::string(zone);
+    if (!go::Location::load(zone)) return "provided bad location " + std::string(zone);
     spec.remove_prefix(space);
     while (!spec.empty() && is_space(spec.front())) spec.remove_prefix(1);
     while (!spec.empty() && is_space(spec.back())) spec.remove_suffix(1);

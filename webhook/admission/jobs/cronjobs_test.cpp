@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
+#include "common/go/time_zone.h"
 #include "webhook/admission/jobs/cron_schedule.h"
 #include "webhook/admission/jobs/test_support.h"
-#include "webhook/admission/jobs/time_zone.h"
 
 namespace vc::webhook::jobs {
 namespace {
@@ -56,14 +56,15 @@ TEST(CronSchedule, RejectsWhatRobfigRejects) {
   }
 }
 
+// The webhook accepts exactly the zones go::Location::load loads (common/go tests it against Go).
 TEST(TimeZone, SystemDatabaseLookup) {
-  EXPECT_TRUE(load_location_ok("UTC"));
-  EXPECT_TRUE(load_location_ok("Local"));
-  EXPECT_TRUE(load_location_ok(""));
-  EXPECT_FALSE(load_location_ok("Nowhere/Zone"));
-  EXPECT_FALSE(load_location_ok("../etc/passwd"));
-  EXPECT_FALSE(load_location_ok("/etc/passwd"));
-  EXPECT_FALSE(load_location_ok("Europe"));  // a directory, not a zone
+  for (const char* zone : {"UTC", "Local", "", "America/New_York"}) {
+    EXPECT_TRUE(accepts(std::string("TZ=") + zone + " 0 0 * * *")) << zone;
+  }
+  for (const char* zone : {"Nowhere/Zone", "../etc/passwd", "/etc/passwd", "Europe"}) {
+    EXPECT_FALSE(accepts(std::string("TZ=") + zone + " 0 0 * * *")) << zone;
+    EXPECT_FALSE(go::Location::load(zone)) << zone;
+  }
 }
 
 json cron(json spec, std::string name = "nightly") {
