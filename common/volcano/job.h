@@ -24,6 +24,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/api/owner_ref.h"
 #include "common/api/time.h"
 #include "common/volcano/object_meta.h"
 #include "common/volcano/pod_template.h"
@@ -187,8 +188,13 @@ struct JobStatus {
 };
 
 struct Job : ObjectMeta {
+  // metadata.ownerReferences: a CronJob's or JobFlow's Jobs name it as their controller.
+  std::vector<api::OwnerRef> owner_references;
   JobSpec spec;
   JobStatus status;
+
+  // The owner reference with controller: true, or null.
+  const api::OwnerRef* controller_ref() const;
 };
 
 using JobPtr = std::shared_ptr<const Job>;

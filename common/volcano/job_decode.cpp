@@ -1,6 +1,7 @@
 #include "common/volcano/job_decode.h"
 
 #include "common/volcano/json_write.h"
+#include "common/volcano/meta_types.h"
 #include "common/volcano/task_status_count.h"
 
 namespace vc::volcano {
@@ -187,12 +188,22 @@ JobStatus decode_job_status(const json& status, const FieldPath& at) {
 void decode_job(const json& job, Job& out, TemplateMode templates, const FieldPath& root) {
   read::object(job, root);
   decode_object_meta(job, root, out);
+  if (const json* meta = read::object_at(job, "metadata", root); meta != nullptr) {
+    out.owner_references = owner_refs_at(*meta, "ownerReferences", root.key("metadata"));
+  }
   if (const json* spec = read::object_at(job, "spec", root); spec != nullptr) {
     out.spec = decode_job_spec(*spec, root.key("spec"), templates);
   }
   if (const json* status = read::object_at(job, "status", root); status != nullptr) {
     out.status = decode_job_status(*status, root.key("status"));
   }
+}
+
+const api::OwnerRef* Job::controller_ref() const {
+  for (const api::OwnerRef& r : owner_references) {
+    if (r.is_controller()) return &r;
+  }
+  return nullptr;
 }
 
 json encode_job_status(const JobStatus& s) {

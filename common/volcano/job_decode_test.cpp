@@ -35,6 +35,24 @@ JobStatus full_status() {
 
 // The expected documents were printed by Go's encoding/json for the same batch/v1alpha1
 // JobStatus values.
+TEST(DecodeJob, OwnerReferencesAndTheControllerAmongThem) {
+  Job job;
+  decode_job(json::parse(R"({"metadata": {"ownerReferences": [
+      {"apiVersion": "v1", "kind": "ConfigMap", "name": "c", "uid": "u0"},
+      {"apiVersion": "batch.volcano.sh/v1alpha1", "kind": "CronJob", "name": "nightly",
+       "uid": "u1", "controller": true, "blockOwnerDeletion": true}]}})"),
+             job, TemplateMode::kIntern);
+  ASSERT_EQ(job.owner_references.size(), 2u);
+  ASSERT_NE(job.controller_ref(), nullptr);
+  EXPECT_EQ(job.controller_ref()->name, "nightly");
+  Job none;
+  decode_job(json::object(), none, TemplateMode::kIntern);
+  EXPECT_EQ(none.controller_ref(), nullptr);
+  EXPECT_THROW(decode_job(json::parse(R"({"metadata": {"ownerReferences": [{"uid": 5}]}})"), none,
+                          TemplateMode::kIntern),
+               DecodeError);
+}
+
 TEST(StatusToJson, EmptyStatusIsGosShapeWithNullTransitionTime) {
   EXPECT_EQ(encode_job_status(JobStatus{}),
             json::parse(R"({"state":{"lastTransitionTime":null}})"));

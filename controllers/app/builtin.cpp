@@ -1,5 +1,6 @@
 #include "controllers/app/builtin.h"
 
+#include "controllers/cronjob/cronjob_controller.h"
 #include "controllers/garbagecollector/gc_controller.h"
 #include "controllers/job/job_controller.h"
 #include "controllers/podgroup/podgroup_controller.h"
@@ -13,6 +14,7 @@ void register_builtin_controllers(ControllerRegistry& registry) {
   registry.add("pg-controller", [] { return podgroup::make_podgroup_controller(); });
   registry.add("gc-controller", [] { return gc::make_gc_controller(); });
   registry.add("job-controller", [] { return job::make_job_controller(); });
+  registry.add("cronjob-controller", [] { return cronjob::make_cronjob_controller(); });
 }
 
 }  // namespace vc::controllers::app

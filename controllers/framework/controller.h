@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "common/api/expected.h"
+#include "common/api/time.h"
 #include "common/kube/cache/factory.h"
 #include "common/kube/client.h"
 #include "common/kube/events/recorder.h"
@@ -64,6 +65,13 @@ struct ControllerContext {
   // The clock of the controllers' work queues (delays, backoff); null = the real clock. Tests
   // pass a FakeClock and move time by hand instead of sleeping through a delay.
   std::shared_ptr<kube::workqueue::Clock> clock = nullptr;
+};
+
+// Test seams of a controller that reads the time: the wall clock it decides by and the clock its
+// work queue waits on. Production code leaves both null.
+struct ClockSeams {
+  std::function<api::TimePoint()> now;            // null = std::chrono::system_clock
+  std::shared_ptr<kube::workqueue::Clock> clock;  // null = the real clock
 };
 
 class Controller {

@@ -2,12 +2,12 @@
 #include <cctype>
 
 #include "common/api/label_validation.h"
+#include "common/cron/schedule.h"
 #include "common/go/strconv.h"
 #include "common/go/time_zone.h"
 #include "common/volcano/go_types.h"
 #include "webhook/admission/field_error.h"
 #include "webhook/admission/jobs/admit.h"
-#include "webhook/admission/jobs/cron_schedule.h"
 #include "webhook/admission/jobs/k8s_names.h"
 #include "webhook/admission/jobs/semantic.h"
 #include "webhook/admission/request_checks.h"
@@ -60,7 +60,7 @@ std::string cron_job_problems(const volcano::CronJob& cron_job) {
   } else if (schedule.find("TZ") != std::string::npos) {
     msg +=
         " schedule should not contain TZ or CRON_TZ, TZ should only be set in the timeZone field";
-  } else if (cron_schedule_error(schedule)) {
+  } else if (!cron::Schedule::parse(schedule, go::Location::utc())) {
     msg += "schedule is not a valid cron expression";
   }
   if (cron_job.spec.time_zone) msg += time_zone_problems(*cron_job.spec.time_zone);
