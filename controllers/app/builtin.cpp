@@ -3,6 +3,8 @@
 #include "controllers/cronjob/cronjob_controller.h"
 #include "controllers/garbagecollector/gc_controller.h"
 #include "controllers/job/job_controller.h"
+#include "controllers/jobflow/jobflow_controller.h"
+#include "controllers/jobtemplate/jobtemplate_controller.h"
 #include "controllers/podgroup/podgroup_controller.h"
 #include "controllers/queue/queue_controller.h"
 
@@ -15,6 +17,8 @@ void register_builtin_controllers(ControllerRegistry& registry) {
   registry.add("gc-controller", [] { return gc::make_gc_controller(); });
   registry.add("job-controller", [] { return job::make_job_controller(); });
   registry.add("cronjob-controller", [] { return cronjob::make_cronjob_controller(); });
+  registry.add("jobflow-controller", [] { return jobflow::make_jobflow_controller(); });
+  registry.add("jobtemplate-controller", [] { return jobtemplate::make_jobtemplate_controller(); });
 }
 
 }  // namespace vc::controllers::app
