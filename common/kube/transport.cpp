@@ -272,7 +272,9 @@ struct Transport::Impl {
     req.set(http::field::host, endpoint.host_header);
     req.set(http::field::user_agent, options.user_agent);
     req.set(http::field::accept, rq.accept);
-    if (token) {
+    if (!rq.authorization.empty()) {
+      req.set(http::field::authorization, rq.authorization);
+    } else if (token) {
       const std::string t = token->token();
       if (!t.empty()) req.set(http::field::authorization, "Bearer " + t);
     }
@@ -309,7 +311,12 @@ struct Transport::Impl {
     keep_alive = false;
     if (auto f = start(c, rq, reused, stop)) return std::move(*f);
     http::response_parser<http::string_body> parser;
-    parser.body_limit(boost::none);  // a 10k-pod list is far beyond any fixed cap
+    // A 10k-pod list is far beyond any fixed cap: the API server's bodies have none.
+    if (rq.body_limit > 0) {
+      parser.body_limit(rq.body_limit);
+    } else {
+      parser.body_limit(boost::none);
+    }
     parser.header_limit(kHeaderLimit);
     auto ec = c.with_stream([&](auto& s) {
       return c.run(
@@ -324,6 +331,7 @@ struct Transport::Impl {
     auto& msg = parser.get();
     HttpResponse out;
     out.status = static_cast<int>(msg.result_int());
+    out.reason = std::string(msg.reason());
     if (auto it = msg.find(http::field::content_type); it != msg.end()) {
       out.content_type = std::string(it->value());
     }

@@ -35,10 +35,16 @@ struct HttpRequest {
   std::string_view accept = "application/json";
   // Absolute deadline for the whole exchange; time_point::max() = none.
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  // Sent as the Authorization header instead of the config's bearer token when not empty (a
+  // peer that is not the API server, e.g. "Basic ..." for the hyperNode-controller's UFM).
+  std::string authorization = {};
+  // send() fails with ErrorKind::Transport when a response body is longer; 0 = no limit.
+  std::uint64_t body_limit = 0;
 };
 
 struct HttpResponse {
   int status = 0;
+  std::string reason;  // the status line's reason phrase as the server sent it ("OK")
   std::string body;
   std::string content_type;
   std::string retry_after;  // the Retry-After header, "" when absent
