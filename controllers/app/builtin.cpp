@@ -2,6 +2,7 @@
 
 #include "controllers/cronjob/cronjob_controller.h"
 #include "controllers/garbagecollector/gc_controller.h"
+#include "controllers/hypernode/hypernode_controller.h"
 #include "controllers/job/job_controller.h"
 #include "controllers/jobflow/jobflow_controller.h"
 #include "controllers/jobtemplate/jobtemplate_controller.h"
@@ -19,6 +20,7 @@ void register_builtin_controllers(ControllerRegistry& registry) {
   registry.add("cronjob-controller", [] { return cronjob::make_cronjob_controller(); });
   registry.add("jobflow-controller", [] { return jobflow::make_jobflow_controller(); });
   registry.add("jobtemplate-controller", [] { return jobtemplate::make_jobtemplate_controller(); });
+  registry.add("hyperNode-controller", [] { return hypernode::make_hypernode_controller(); });
 }
 
 }  // namespace vc::controllers::app

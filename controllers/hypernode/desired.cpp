@@ -6,9 +6,6 @@ namespace vc::controllers::hypernode {
 
 using nlohmann::json;
 
-namespace {
-
-// metav1.LabelSelector as Go marshals it: both members omitted when empty.
 json encode_label_selector(const volcano::LabelSelector& s) {
   json out = json::object();
   if (!s.match_labels.empty()) out["matchLabels"] = s.match_labels;
@@ -23,8 +20,6 @@ json encode_label_selector(const volcano::LabelSelector& s) {
   }
   return out;
 }
-
-}  // namespace
 
 std::vector<volcano::HyperNodeMember> exact_members(std::vector<std::string> names,
                                                     const std::string& type) {

@@ -42,6 +42,9 @@ std::vector<volcano::HyperNodeMember> exact_members(std::vector<std::string> nam
 // tierName, members}, with Go's omitempty rules (tier 0 and an empty tierName are left out).
 nlohmann::json encode_hyper_node(const DesiredHyperNode& hyper_node);
 
+// metav1.LabelSelector as Go marshals it: matchLabels and matchExpressions omitted when empty.
+nlohmann::json encode_label_selector(const volcano::LabelSelector& selector);
+
 // spec.members as Go marshals them: {type, selector: {exactMatch|regexMatch|labelMatch}}.
 nlohmann::json encode_members(const std::vector<volcano::HyperNodeMember>& members);
 

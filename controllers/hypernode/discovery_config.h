@@ -2,8 +2,10 @@
 // The network topology discovery configuration: the `volcano-controller.conf` key of Volcano's
 // controller ConfigMap, read as Volcano reads it (spec controller-manager.md §5.5.1) — the list
 // with gopkg.in/yaml.v2 into typed fields, then each source's free-form `config` by that source:
-//   - label: `networkTopologyTypes`, decoded weakly as mapstructure does (§5.5.3);
-//   - ufm: `endpoint` (must be a string) and `insecureSkipVerify` (only the bool true) (§5.5.4).
+//   - label: `networkTopologyTypes`, decoded weakly as mapstructure does
+//     (spec controller-manager.md §5.5.3);
+//   - ufm: `endpoint` (must be a string) and `insecureSkipVerify` (only the bool true)
+//     (spec controller-manager.md §5.5.4).
 // A problem in the list fails the whole document; a problem in a source's `config` belongs to
 // that source (Volcano logs it or, for a missing UFM endpoint, crashes; we keep the error with
 // the source so that the other sources still run). Errors name the field and its line:

@@ -1,12 +1,12 @@
 #pragma once
-// One discovery result against the HyperNodes its source owns (spec controller-manager.md
-// §5.5.2): create what is new, update what differs, delete what was not discovered. Owned means
+// One discovery result against the HyperNodes its source owns (spec controller-manager.md §5.5.2):
+// create what is new, update what differs, delete what was not discovered. Owned means
 // labelled volcano.sh/network-topology-source=<source>; every other HyperNode is left alone.
 //
 // Unlike Volcano, which writes every owned HyperNode (spec, then status) in every round, an
 // owned HyperNode is updated only when its spec or one of the source's labels differs, by a
 // merge patch that carries the cached resourceVersion and never touches status (nodeCount
-// belongs to the status worker, §5.5.5).
+// belongs to the status worker, spec controller-manager.md §5.5.5).
 //
 // Threads: a pure function over plain data.
 
