@@ -28,6 +28,14 @@ func WebhookImpl() string {
 	return os.Getenv("IMPL")
 }
 
+// ControllersImpl names the controller-manager under test: $IMPL_CONTROLLERS, else $IMPL.
+func ControllersImpl() string {
+	if v := os.Getenv("IMPL_CONTROLLERS"); v != "" {
+		return v
+	}
+	return os.Getenv("IMPL")
+}
+
 // RepoRoot is $VC_REPO (run-e2e.sh exports it), else the nearest directory above the working
 // directory that holds certs/gen-certs.sh.
 func RepoRoot() (string, error) {
