@@ -38,9 +38,9 @@ using Types = std::vector<TopologyType>;
 constexpr const char* kConfigKeyName = "config";
 constexpr const char* kLabelRoundKey = "label";
 
-// What the node and HyperNode handlers need to start a label discovery round (spec
-// controller-manager.md §5.5.3): the running label source's topology types (null while it does
-// not run) and its queue. Shared with the handlers, which may outlive the controller.
+// What the node and HyperNode handlers need to start a label discovery round
+// (spec controller-manager.md §5.5.3): the running label source's topology types (null while it
+// does not run) and its queue. Shared with the handlers, which may outlive the controller.
 class LabelTrigger {
  public:
   explicit LabelTrigger(std::shared_ptr<Queue> queue) : queue_(std::move(queue)) {}
@@ -214,8 +214,8 @@ class HyperNodeController final : public Controller {
 
  private:
   // The ConfigMap changed (or appeared, or went): stop the sources not enabled any more, restart
-  // the enabled ones in order; the first that cannot start fails the step (spec
-  // controller-manager.md §5.5.1).
+  // the enabled ones in order; the first that cannot start fails the step
+  // (spec controller-manager.md §5.5.1).
   ReconcileResult apply_config() {
     const auto config =
         config_of(config_maps_->store()
@@ -308,8 +308,8 @@ class HyperNodeController final : public Controller {
     return ReconcileResult::ok();
   }
 
-  // One result against the HyperNodes the source owns, one round at a time (spec
-  // controller-manager.md §5.5.2).
+  // One result against the HyperNodes the source owns, one round at a time
+  // (spec controller-manager.md §5.5.2).
   void reconcile(const char* source, const std::vector<DesiredHyperNode>& desired) {
     std::lock_guard lock(round_mu_);
     const auto hyper_nodes = typed_hyper_nodes();

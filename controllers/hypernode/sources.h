@@ -1,7 +1,7 @@
 #pragma once
-// The decisions of the hyperNode-controller's shell that need no I/O (spec
-// controller-manager.md §5.5.1, §5.5.3): where its ConfigMap is, what the ConfigMap says, which
-// discovery sources to stop and start when it changes, and which node changes start a label
+// The decisions of the hyperNode-controller's shell that need no I/O
+// (spec controller-manager.md §5.5.1, §5.5.3): where its ConfigMap is, what the ConfigMap says,
+// which discovery sources to stop and start when it changes, and which node changes start a label
 // discovery round.
 //
 // Threads: pure functions.

@@ -170,8 +170,8 @@ func setNodeLabel(f *framework.Framework, node, key string, value *string) {
 // HyperNodes), named hypernode-<type>-tier<t>-..., labelled with the source and the label pair,
 // tierName the label key; status.nodeCount counts exact names and labelMatch nodes. A node
 // losing its ToR label leaves its HyperNode (deleted when empty, updated otherwise under the same
-// name); a HyperNode without the source label is never changed (spec controller-manager.md
-// §5.5.2, §5.5.3, §5.5.5).
+// name); a HyperNode without the source label is never changed
+// (spec controller-manager.md §5.5.2, §5.5.3, §5.5.5).
 func TestControllersHyperNodeLabelDiscovery(t *testing.T) {
 	f := framework.New(t, "e2e-ctl-hn")
 	s := f.Suffix
@@ -392,8 +392,8 @@ func computerPort(node, leaf string) map[string]any {
 // the UFM server (HTTPS, certificate not verified) for its ports with basic authentication, and
 // makes leaf-hn-<i> (tier 1, the nodes cabled to a group of leaf switches that share nodes) and
 // spine-hn (tier 2, every leaf HyperNode), labelled with the source only; every interval it asks
-// again, and a HyperNode no longer discovered is deleted (spec controller-manager.md §5.5.2,
-// §5.5.4).
+// again, and a HyperNode no longer discovered is deleted
+// (spec controller-manager.md §5.5.2, §5.5.4).
 func TestControllersHyperNodeUFMDiscovery(t *testing.T) {
 	f := framework.New(t, "e2e-ctl-ufm")
 	s := f.Suffix
