@@ -35,4 +35,13 @@ bool is_print(std::uint32_t r) {
   return it == kNotPrint.begin() || r > std::prev(it)->second;
 }
 
+bool ascii_equal_fold(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  auto lower = [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; };
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (lower(a[i]) != lower(b[i])) return false;
+  }
+  return true;
+}
+
 }  // namespace vc::go

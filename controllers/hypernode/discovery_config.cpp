@@ -1,15 +1,13 @@
 #include "controllers/hypernode/discovery_config.h"
 
 #include <algorithm>
-#include <cctype>
-#include <cmath>
 #include <map>
 #include <set>
 
 #include <yaml-cpp/yaml.h>
 
-#include "common/go/duration.h"
 #include "common/go/strconv.h"
+#include "common/go/yaml_fields.h"
 #include "common/go/yaml_scalar.h"
 #include "controllers/hypernode/desired.h"
 
@@ -18,120 +16,23 @@ namespace {
 
 using Kind = go::ResolvedScalar::Kind;
 
-const char* kind_name(const YAML::Node& node) {
-  switch (node.Type()) {
-    case YAML::NodeType::Sequence:
-      return "sequence";
-    case YAML::NodeType::Map:
-      return "mapping";
-    case YAML::NodeType::Scalar:
-      return "scalar";
-    default:
-      return "null";
-  }
-}
-
-bool absent(const YAML::Node& n) {
-  return !n.IsDefined() || n.IsNull();
-}
-
-// A plain scalar resolves as go-yaml v2 resolves it; a quoted or block one is always a string.
-go::ResolvedScalar resolve(const YAML::Node& n) {
-  if (n.Tag() == "!") return {.kind = Kind::String, .text = n.Scalar()};
-  return go::resolve_plain(n.Scalar());
-}
-
-bool ascii_equal_fold(std::string_view a, std::string_view b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
-    return std::tolower(static_cast<unsigned char>(x)) ==
-           std::tolower(static_cast<unsigned char>(y));
-  });
-}
-
-// m[key] if m is a mapping that has key, else an undefined node. yaml.v2's struct fields match
-// exactly; mapstructure's match exactly first and then ignoring case.
-YAML::Node child(const YAML::Node& m, std::string_view key, bool fold_case = false) {
-  if (!m.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
-  for (const auto& entry : m) {
-    if (entry.first.IsScalar() && entry.first.Scalar() == key) return entry.second;
-  }
-  if (fold_case) {
-    for (const auto& entry : m) {
-      if (entry.first.IsScalar() && ascii_equal_fold(entry.first.Scalar(), key)) {
-        return entry.second;
-      }
-    }
-  }
-  return YAML::Node(YAML::NodeType::Undefined);
-}
+using go::yaml_absent;
+using go::yaml_child;
+using go::yaml_kind_name;
+using go::yaml_resolve;
 
 // Reads nodes into typed values; the first problem found is kept.
-class Reader {
+class Reader : public go::YamlFieldReader {
  public:
-  const std::string& error() const { return error_; }
-
-  bool fail(const YAML::Node& n, const std::string& path, const std::string& what) {
-    if (error_.empty()) {
-      error_ = path + ": " + what;
-      if (n.Mark().line >= 0) error_ += " (line " + std::to_string(n.Mark().line + 1) + ")";
-    }
-    return false;
-  }
-  bool map_or_null(const YAML::Node& n, const std::string& path) {
-    return absent(n) || n.IsMap() ||
-           fail(n, path, std::string("expected a mapping, got a ") + kind_name(n));
-  }
-  bool sequence_or_null(const YAML::Node& n, const std::string& path) {
-    return absent(n) || n.IsSequence() ||
-           fail(n, path, std::string("expected a sequence, got a ") + kind_name(n));
-  }
-
-  // yaml.v2 into a string: any scalar as its text.
-  std::string text(const YAML::Node& n, const std::string& path) {
-    if (absent(n)) return {};
-    if (n.IsScalar()) return n.Scalar();
-    fail(n, path, std::string("expected a string, got a ") + kind_name(n));
-    return {};
-  }
-
-  // yaml.v2 into a bool: a plain scalar that resolves to a bool.
-  bool boolean(const YAML::Node& n, const std::string& path) {
-    if (absent(n)) return false;
-    if (n.IsScalar()) {
-      const go::ResolvedScalar r = resolve(n);
-      if (r.kind == Kind::Bool) return r.boolean;
-    }
-    fail(n, path, "cannot read " + shown(n) + " as a bool");
-    return false;
-  }
-
-  // yaml.v2 into a time.Duration: an integer is nanoseconds (a float is truncated), text goes
-  // through time.ParseDuration.
-  std::chrono::nanoseconds duration(const YAML::Node& n, const std::string& path) {
-    if (absent(n)) return {};
-    if (n.IsScalar()) {
-      const go::ResolvedScalar r = resolve(n);
-      if (r.kind == Kind::Int) return std::chrono::nanoseconds(r.integer);
-      if (r.kind == Kind::Float && std::isfinite(r.floating) && std::fabs(r.floating) < 9.2e18) {
-        return std::chrono::nanoseconds(static_cast<std::int64_t>(r.floating));
-      }
-      if (r.kind == Kind::String) {
-        if (auto d = go::parse_duration(n.Scalar())) return *d;
-      }
-    }
-    fail(n, path, "cannot read " + shown(n) + " as a time.Duration");
-    return {};
-  }
-
   // mapstructure's weak decoding into a string: text as it is, numbers in decimal, booleans as
   // "1" and "0", null as "".
   std::string weak_text(const YAML::Node& n, const std::string& path) {
-    if (absent(n)) return {};
+    if (yaml_absent(n)) return {};
     if (!n.IsScalar()) {
-      fail(n, path, std::string("expected a string, got a ") + kind_name(n));
+      fail(n, path, std::string("expected a string, got a ") + yaml_kind_name(n));
       return {};
     }
-    const go::ResolvedScalar r = resolve(n);
+    const go::ResolvedScalar r = yaml_resolve(n);
     switch (r.kind) {
       case Kind::Bool:
         return r.boolean ? "1" : "0";
@@ -148,23 +49,16 @@ class Reader {
     }
     return n.Scalar();
   }
-
- private:
-  static std::string shown(const YAML::Node& n) {
-    return n.IsScalar() ? "\"" + n.Scalar() + "\"" : std::string("a ") + kind_name(n);
-  }
-
-  std::string error_;
 };
 
 // One topology type's list, weakly: a single mapping stands for a list of one; each entry's
 // nodeLabel (matched ignoring case) as weak text.
 std::vector<std::string> type_labels(Reader& r, const YAML::Node& list, const std::string& path) {
   std::vector<std::string> labels;
-  if (absent(list)) return labels;
+  if (yaml_absent(list)) return labels;
   auto entry = [&](const YAML::Node& e, const std::string& at) {
     if (!r.map_or_null(e, at)) return;
-    labels.push_back(r.weak_text(child(e, "nodeLabel", true), at + ".nodeLabel"));
+    labels.push_back(r.weak_text(yaml_child(e, "nodeLabel", true), at + ".nodeLabel"));
   };
   if (list.IsMap()) {
     entry(list, path);
@@ -183,7 +77,7 @@ std::map<std::string, YAML::Node> type_entries(Reader& r, const YAML::Node& type
   auto merge = [&](const YAML::Node& m, const std::string& at) {
     for (const auto& e : m) out[r.weak_text(e.first, at)] = e.second;
   };
-  if (absent(types)) return out;
+  if (yaml_absent(types)) return out;
   if (types.IsMap()) {
     merge(types, path);
   } else if (r.sequence_or_null(types, path)) {
@@ -206,7 +100,7 @@ LabelSettings label_settings(const YAML::Node& config, const std::string& path) 
   std::vector<TopologyType> types;
   std::vector<std::string> skipped;
   for (const auto& [name, list] :
-       type_entries(r, child(config, "networkTopologyTypes", true), types_path)) {
+       type_entries(r, yaml_child(config, "networkTopologyTypes", true), types_path)) {
     const std::string at = types_path + "." + name;
     std::vector<std::string> labels = type_labels(r, list, at);
     if (name.size() > kMaxTopologyTypeName) {
@@ -238,9 +132,9 @@ UfmSettings ufm_settings(const YAML::Node& config, const std::string& path) {
   UfmSettings out;
   // Volcano asserts the Go type: only a YAML string is an endpoint, only the bool true skips
   // verification.
-  const YAML::Node endpoint = child(config, "endpoint");
+  const YAML::Node endpoint = yaml_child(config, "endpoint");
   if (endpoint.IsDefined() && endpoint.IsScalar() && !endpoint.IsNull() &&
-      resolve(endpoint).kind == Kind::String) {
+      yaml_resolve(endpoint).kind == Kind::String) {
     out.endpoint = endpoint.Scalar();
   } else {
     out.error = path + ".endpoint: must be a string";
@@ -248,9 +142,9 @@ UfmSettings ufm_settings(const YAML::Node& config, const std::string& path) {
       out.error += " (line " + std::to_string(endpoint.Mark().line + 1) + ")";
     }
   }
-  const YAML::Node skip = child(config, "insecureSkipVerify");
+  const YAML::Node skip = yaml_child(config, "insecureSkipVerify");
   if (skip.IsDefined() && skip.IsScalar() && !skip.IsNull()) {
-    const go::ResolvedScalar s = resolve(skip);
+    const go::ResolvedScalar s = yaml_resolve(skip);
     out.insecure_skip_verify = s.kind == Kind::Bool && s.boolean;
   }
   return out;
@@ -259,19 +153,20 @@ UfmSettings ufm_settings(const YAML::Node& config, const std::string& path) {
 DiscoverySource discovery_source(Reader& r, const YAML::Node& n, const std::string& path) {
   DiscoverySource s;
   if (!r.map_or_null(n, path)) return s;
-  s.source = r.text(child(n, "source"), path + ".source");
-  s.enabled = r.boolean(child(n, "enabled"), path + ".enabled");
-  s.interval = r.duration(child(n, "interval"), path + ".interval");
-  const YAML::Node credentials = child(n, "credentials");
+  s.source = r.text(yaml_child(n, "source"), path + ".source");
+  s.enabled = r.boolean(yaml_child(n, "enabled"), path + ".enabled");
+  s.interval = r.duration(yaml_child(n, "interval"), path + ".interval");
+  const YAML::Node credentials = yaml_child(n, "credentials");
   if (r.map_or_null(credentials, path + ".credentials")) {
-    const YAML::Node ref = child(credentials, "secretRef");
+    const YAML::Node ref = yaml_child(credentials, "secretRef");
     const std::string at = path + ".credentials.secretRef";
-    if (r.map_or_null(ref, at) && !absent(ref)) {
-      s.secret_ref = SecretRef{.name = r.text(child(ref, "name"), at + ".name"),
-                               .namespace_ = r.text(child(ref, "namespace"), at + ".namespace")};
+    if (r.map_or_null(ref, at) && !yaml_absent(ref)) {
+      s.secret_ref =
+          SecretRef{.name = r.text(yaml_child(ref, "name"), at + ".name"),
+                    .namespace_ = r.text(yaml_child(ref, "namespace"), at + ".namespace")};
     }
   }
-  const YAML::Node config = child(n, "config");
+  const YAML::Node config = yaml_child(n, "config");
   if (!r.map_or_null(config, path + ".config")) return s;
   if (s.source == source::kLabel) s.label = label_settings(config, path + ".config");
   if (s.source == source::kUfm) s.ufm = ufm_settings(config, path + ".config");
@@ -314,7 +209,7 @@ api::Expected<NetworkTopologyConfig> parse_discovery_config(std::string_view yam
   NetworkTopologyConfig config;
   Reader r;
   if (r.map_or_null(root, "the discovery configuration")) {
-    const YAML::Node list = child(root, "networkTopologyDiscovery");
+    const YAML::Node list = yaml_child(root, "networkTopologyDiscovery");
     if (r.sequence_or_null(list, "networkTopologyDiscovery")) {
       for (std::size_t i = 0; i < list.size() && r.error().empty(); ++i) {
         config.sources.push_back(

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/go/json_types/json_types.h"
+#include "common/go/unicode.h"
 
 namespace vc::controllers::hypernode {
 namespace {
@@ -38,13 +39,6 @@ const go::GoType& ports_type() {
   return *type;
 }
 
-bool ascii_equal_fold(std::string_view a, std::string_view b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
-    return std::tolower(static_cast<unsigned char>(x)) ==
-           std::tolower(static_cast<unsigned char>(y));
-  });
-}
-
 // Go's encoding/json matches a key to a field exactly first, then ignoring case; other keys are
 // dropped. The result has only the fields' own keys, so the type check can be case-sensitive.
 json canonical_port(const json& element) {
@@ -56,7 +50,7 @@ json canonical_port(const json& element) {
       continue;
     }
     for (const auto& [key, value] : element.items()) {
-      if (ascii_equal_fold(key, field)) out[field] = value;
+      if (go::ascii_equal_fold(key, field)) out[field] = value;
     }
   }
   return out;

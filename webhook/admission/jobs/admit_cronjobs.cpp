@@ -5,6 +5,7 @@
 #include "common/cron/schedule.h"
 #include "common/go/strconv.h"
 #include "common/go/time_zone.h"
+#include "common/go/unicode.h"
 #include "common/volcano/go_types.h"
 #include "webhook/admission/field_error.h"
 #include "webhook/admission/jobs/admit.h"
@@ -25,13 +26,6 @@ bool zone_part_ok(std::string_view part) {
   });
 }
 
-bool equal_fold(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
 std::string time_zone_problems(const std::string& zone) {
   if (zone.empty()) return " timeZone must be nil or non-empty string, got empty string";
   std::string msg;
@@ -42,7 +36,7 @@ std::string time_zone_problems(const std::string& zone) {
     if (slash == std::string_view::npos) break;
     rest.remove_prefix(slash + 1);
   }
-  if (equal_fold(zone, "Local")) {
+  if (go::ascii_equal_fold(zone, "Local")) {
     msg += " timeZone can't be Local, and must be defined in https://www.iana.org/time-zones";
   } else if (!go::Location::load(zone)) {
     msg += " invalid timeZone";

@@ -4,6 +4,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/go/unicode.h"
+
 namespace vc::webhook::pods {
 namespace {
 
@@ -11,15 +13,6 @@ using go::GoField;
 using go::GoKind;
 using go::GoType;
 using nlohmann::json;
-
-bool equal_fold(const std::string& a, const std::string& b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    auto lower = [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; };
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
 
 class RoundTrip {
  public:
@@ -64,7 +57,7 @@ class RoundTrip {
         found = &*it;
       } else {
         for (const auto& [k, v] : in.items()) {
-          if (equal_fold(k, field.json_name)) found = &v;
+          if (go::ascii_equal_fold(k, field.json_name)) found = &v;
         }
       }
       struct_name_ = t.struct_name;
