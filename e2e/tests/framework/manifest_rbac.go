@@ -14,27 +14,38 @@ import (
 type Rules map[string][]string
 
 // ControllerClusterRules is our controller ClusterRole, rule for rule: exactly the calls of
-// job-controller, queue-controller, pg-controller and gc-controller plus events
-// (spec controller-manager.md §1.13 "Minimal needs", spec job-controller.md §1.6).
+// job-controller, queue-controller, pg-controller and gc-controller
+// (spec controller-manager.md §1.13 "Minimal needs", spec job-controller.md §1.6), of the
+// cronjob, jobflow, jobtemplate and hyperNode controllers (spec controller-manager.md §5),
+// plus events.
 var ControllerClusterRules = Rules{
-	"scheduling.volcano.sh queues":        {"get", "list", "patch", "watch"},
-	"scheduling.volcano.sh queues/status": {"patch"},
-	"scheduling.volcano.sh podgroups":     {"create", "delete", "get", "list", "update", "watch"},
-	"bus.volcano.sh commands":             {"delete", "list", "watch"},
-	"batch.volcano.sh jobs":               {"delete", "get", "list", "patch", "update", "watch"},
-	"batch.volcano.sh jobs/status":        {"update"},
-	" pods":                               {"create", "delete", "list", "patch", "watch"},
-	" persistentvolumeclaims":             {"create", "list", "watch"},
-	" services":                           {"create", "delete", "get"},
-	" configmaps":                         {"create", "delete", "get", "update"},
-	" secrets":                            {"create", "delete", "get", "update"},
-	"networking.k8s.io networkpolicies":   {"create", "delete", "get"},
-	"scheduling.k8s.io priorityclasses":   {"list", "watch"},
-	"apps replicasets":                    {"get", "list", "watch"},
-	"apps statefulsets":                   {"get", "list", "watch"},
-	"apps daemonsets":                     {"get"},
-	"batch jobs":                          {"get"},
-	" events":                             {"create", "patch"},
+	"scheduling.volcano.sh queues":          {"get", "list", "patch", "watch"},
+	"scheduling.volcano.sh queues/status":   {"patch"},
+	"scheduling.volcano.sh podgroups":       {"create", "delete", "get", "list", "update", "watch"},
+	"bus.volcano.sh commands":               {"delete", "list", "watch"},
+	"batch.volcano.sh jobs":                 {"create", "delete", "get", "list", "patch", "update", "watch"},
+	"batch.volcano.sh jobs/status":          {"update"},
+	"batch.volcano.sh cronjobs":             {"get", "list", "watch"},
+	"batch.volcano.sh cronjobs/status":      {"update"},
+	"flow.volcano.sh jobflows":              {"get", "list", "watch"},
+	"flow.volcano.sh jobflows/status":       {"update"},
+	"flow.volcano.sh jobtemplates":          {"get", "list", "watch"},
+	"flow.volcano.sh jobtemplates/status":   {"update"},
+	"topology.volcano.sh hypernodes":        {"create", "delete", "get", "list", "patch", "watch"},
+	"topology.volcano.sh hypernodes/status": {"patch"},
+	" nodes":                                {"list", "watch"},
+	" pods":                                 {"create", "delete", "list", "patch", "watch"},
+	" persistentvolumeclaims":               {"create", "list", "watch"},
+	" services":                             {"create", "delete", "get"},
+	" configmaps":                           {"create", "delete", "get", "list", "update", "watch"},
+	" secrets":                              {"create", "delete", "get", "update"},
+	"networking.k8s.io networkpolicies":     {"create", "delete", "get"},
+	"scheduling.k8s.io priorityclasses":     {"list", "watch"},
+	"apps replicasets":                      {"get", "list", "watch"},
+	"apps statefulsets":                     {"get", "list", "watch"},
+	"apps daemonsets":                       {"get"},
+	"batch jobs":                            {"get"},
+	" events":                               {"create", "patch"},
 }
 
 // ControllerLeaseRules: leader election on the Lease in the release namespace only.
