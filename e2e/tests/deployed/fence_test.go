@@ -14,6 +14,7 @@ import (
 	authnv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
@@ -232,11 +233,18 @@ func createFencedPod(t *testing.T, f *framework.Framework, spec corev1.PodSpec, 
 		t.Fatalf("create pod %s: %v", fencedPod, err)
 	}
 	t.Cleanup(func() {
-		zero := int64(0)
+		// A short grace period, not zero: a force delete removes the object while the kubelet
+		// still runs the pod, and its status sync then asks for a pod the node authorizer no
+		// longer ties to the node (a "forbidden" for system:node per retry). With a grace
+		// period the kubelet stops the containers and removes the object itself.
+		grace := int64(1)
 		ctx := context.Background()
-		_ = f.Kube.CoreV1().Pods(ns).Delete(ctx, fencedPod, metav1.DeleteOptions{GracePeriodSeconds: &zero})
+		_ = f.Kube.CoreV1().Pods(ns).Delete(ctx, fencedPod, metav1.DeleteOptions{GracePeriodSeconds: &grace})
 		f.WaitFor("pod "+fencedPod+" gone", time.Minute, func() (bool, string, error) {
 			_, err := f.Kube.CoreV1().Pods(ns).Get(ctx, fencedPod, metav1.GetOptions{})
+			if err != nil && !apierrors.IsNotFound(err) {
+				return false, "", err
+			}
 			return err != nil, fmt.Sprintf("get: %v", err), nil
 		})
 	})
