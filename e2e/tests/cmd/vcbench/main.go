@@ -1,11 +1,15 @@
 // Command vcbench is the measuring half of the controller benchmark (bench/controller/run.sh).
-// Against the local cluster it submits Volcano Jobs (or, for the ceiling, plain pods) all at once
-// into a fresh namespace and measures from watches, not from polling, when every pod exists and
-// every job is Running. Each run prints one JSON object on stdout, also when it fails (with
-// "error" set), so the caller can record partial figures; progress and diagnostics go to stderr.
+// Against the local cluster it submits objects all at once into a fresh namespace and measures
+// from watches, not from polling: for Volcano Jobs (or, for the ceiling, plain pods) when every
+// pod exists and every job is Running; for CronJobs how many of their runs' Jobs appear and how
+// late, minute by minute; for JobFlows when every flow has Succeeded. Each run prints one JSON
+// object on stdout, also when it fails (with "error" set), so the caller can record partial
+// figures; progress and diagnostics go to stderr.
 //
 //	vcbench jobs             --namespace NS --jobs 500 --tasks 4 --queue bench --placement k=v
 //	vcbench pods             --namespace NS --pods 2000 --qps 200 --burst 400 --placement k=v
+//	vcbench cronjobs         --namespace NS --cronjobs 500 --minutes 3 --queue bench --placement k=v
+//	vcbench jobflows         --namespace NS --flows 200 --queue bench --placement k=v
 //	vcbench delete-namespace --namespace NS
 //
 // Exit status: 0 when the measurement completed, 1 when it failed or timed out, 2 on bad usage.
@@ -39,6 +43,10 @@ func main() {
 		err = runJobs(os.Args[2:])
 	case "pods":
 		err = runPods(os.Args[2:])
+	case "cronjobs":
+		err = runCronJobs(os.Args[2:])
+	case "jobflows":
+		err = runJobFlows(os.Args[2:])
 	case "delete-namespace":
 		err = runDeleteNamespace(os.Args[2:])
 	case "-h", "--help", "help":
@@ -59,9 +67,11 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprint(os.Stderr, `usage: vcbench jobs|pods|delete-namespace [flags]   (vcbench CMD -h lists the flags)
+	fmt.Fprint(os.Stderr, `usage: vcbench jobs|pods|cronjobs|jobflows|delete-namespace [flags]   (vcbench CMD -h lists the flags)
   jobs              create Volcano Jobs at once; time until all pods exist and all jobs are Running
   pods              the ceiling: create the same pods directly with a rate-limited client
+  cronjobs          create CronJobs running every minute; their runs per minute and how late
+  jobflows          create JobFlows of five steps at once; time until all of them Succeed
   delete-namespace  delete a namespace and wait until it (with its pods) is gone
 `)
 }
@@ -75,7 +85,7 @@ type commonFlags struct {
 
 func (c *commonFlags) register(fs *flag.FlagSet, defaultTimeout time.Duration) {
 	fs.StringVar(&c.kubeconfig, "kubeconfig", os.Getenv("KUBECONFIG"), "admin kubeconfig of the cluster")
-	fs.StringVar(&c.namespace, "namespace", "", "namespace to use (created fresh by jobs and pods)")
+	fs.StringVar(&c.namespace, "namespace", "", "namespace to use (created fresh by all but delete-namespace)")
 	fs.DurationVar(&c.timeout, "timeout", defaultTimeout, "deadline of the whole measurement (or deletion)")
 }
 

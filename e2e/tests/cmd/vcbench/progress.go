@@ -11,11 +11,16 @@ import (
 // progress records what the watches saw during one measurement. Informer handlers call
 // observe*, the creating goroutines submitJob, the measuring goroutine begin, the channels and
 // snapshot. All methods may be called from any goroutine.
+//
+// The "jobs" are Volcano Jobs, whose goal phase is Running, or for `vcbench jobflows` JobFlows,
+// whose goal is Succeed; "running" below means "seen in the goal phase".
 type progress struct {
 	wantPods int
 	wantJobs int
-	// allPods is closed when wantPods distinct pods have been seen; allRunning when wantJobs
-	// distinct jobs have been seen Running (never, if wantJobs is 0).
+	goal     string
+	// allPods is closed when wantPods distinct pods have been seen (never, if wantPods is 0);
+	// allRunning when wantJobs distinct jobs have been seen in the goal phase (never, if
+	// wantJobs is 0).
 	allPods    chan struct{}
 	allRunning chan struct{}
 
@@ -23,13 +28,19 @@ type progress struct {
 	start     time.Time            // just before the first create; offsets are from here
 	podSeen   map[string]time.Time // first time each pod name was seen
 	submitted map[string]time.Time // when each job's create was sent
-	running   map[string]time.Time // first time each job was seen Running
+	running   map[string]time.Time // first time each job was seen in the goal phase
 	phase     map[string]string    // last phase seen per job
 }
 
+// newProgress follows Volcano Jobs to Running.
 func newProgress(wantPods, wantJobs int) *progress {
+	return newGoalProgress("Running", wantPods, wantJobs)
+}
+
+// newGoalProgress follows jobs (or JobFlows) to the phase goal.
+func newGoalProgress(goal string, wantPods, wantJobs int) *progress {
 	return &progress{
-		wantPods: wantPods, wantJobs: wantJobs,
+		wantPods: wantPods, wantJobs: wantJobs, goal: goal,
 		allPods: make(chan struct{}), allRunning: make(chan struct{}),
 		podSeen: map[string]time.Time{}, submitted: map[string]time.Time{},
 		running: map[string]time.Time{}, phase: map[string]string{},
@@ -64,13 +75,13 @@ func (p *progress) submitJob(name string, at time.Time) {
 	p.submitted[name] = at
 }
 
-// observeJob records the phase job name was seen in. The first Running counts; a job that
-// leaves Running later (it should not: its pods never finish) keeps its time.
+// observeJob records the phase job name was seen in. The first time in the goal phase counts; a
+// job that leaves it later (a benchmark Job should not: its pods never finish) keeps its time.
 func (p *progress) observeJob(name, phase string, at time.Time) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.phase[name] = phase
-	if phase != "Running" {
+	if phase != p.goal {
 		return
 	}
 	if _, ok := p.running[name]; ok {
@@ -85,12 +96,14 @@ func (p *progress) observeJob(name, phase string, at time.Time) {
 // snapshot is a consistent copy of the counters, for results and progress lines. Times are
 // offsets from begin; zero when nothing was seen.
 type snapshot struct {
-	pods, running int
-	firstPodAt    time.Duration
-	lastPodAt     time.Duration  // when the latest new pod was first seen
-	lastRunningAt time.Duration  // when the latest job was first seen Running
-	phases        map[string]int // jobs per last seen phase ("" = no status yet)
-	// jobLatencies are, per job seen Running, the time from its create to Running, sorted.
+	pods, running  int
+	firstPodAt     time.Duration
+	lastPodAt      time.Duration  // when the latest new pod was first seen
+	firstRunningAt time.Duration  // when the earliest job was first seen in the goal phase
+	lastRunningAt  time.Duration  // when the latest job was first seen in the goal phase
+	phases         map[string]int // jobs per last seen phase ("" = no status yet)
+	// jobLatencies are, per job seen in the goal phase, the time from its create to the first
+	// sighting in that phase, sorted.
 	jobLatencies []time.Duration
 }
 
@@ -117,10 +130,16 @@ func (p *progress) snapshot() snapshot {
 			s.phases[""]++
 		}
 	}
+	first = true
 	for name, at := range p.running {
-		if offset := at.Sub(p.start); offset > s.lastRunningAt {
+		offset := at.Sub(p.start)
+		if first || offset < s.firstRunningAt {
+			s.firstRunningAt = offset
+		}
+		if offset > s.lastRunningAt {
 			s.lastRunningAt = offset
 		}
+		first = false
 		if sub, ok := p.submitted[name]; ok {
 			s.jobLatencies = append(s.jobLatencies, at.Sub(sub))
 		}

@@ -92,3 +92,27 @@ func TestPercentileUsesNearestRank(t *testing.T) {
 		t.Errorf("percentile(empty) = %v, want 0", got)
 	}
 }
+
+func TestGoalProgressFollowsJobFlowsToSucceed(t *testing.T) {
+	start := time.Unix(1000, 0)
+	p := newGoalProgress("Succeed", 0, 2)
+	p.begin(start)
+	p.submitJob("f1", start)
+	p.submitJob("f2", start)
+	p.observeJob("f1", "Running", start.Add(2*time.Second)) // Running is not the goal here
+	p.observeJob("f1", "Succeed", start.Add(6*time.Second))
+	if closed(p.allRunning) {
+		t.Fatalf("closed with 1 of 2 flows Succeed")
+	}
+	p.observeJob("f2", "Succeed", start.Add(8*time.Second))
+	if !closed(p.allRunning) {
+		t.Fatalf("not closed with 2 of 2 flows Succeed")
+	}
+	s := p.snapshot()
+	if s.running != 2 || s.firstRunningAt != 6*time.Second || s.lastRunningAt != 8*time.Second {
+		t.Errorf("snapshot: %d in the goal, first %v, last %v; want 2, 6s, 8s", s.running, s.firstRunningAt, s.lastRunningAt)
+	}
+	if closed(p.allPods) {
+		t.Errorf("allPods closed though no pods are wanted")
+	}
+}
