@@ -83,6 +83,8 @@ bench-webhook: build
 
 # Ours against Volcano's vc-controller-manager on the running local cluster, equal flags: 500 jobs
 # x 4 tasks at once, time to all pods and to all jobs Running, RSS and CPU, and the ceiling.
+# BENCH_CASE=cronjob|jobflow|all: 500 CronJobs every minute (runs on time, lateness), 200 JobFlows
+# of 5 steps (time to all Succeed); bench/controller/README.md.
 bench-controller: build
 	BUILD_DIR=$(CURDIR)/$(BUILD_DIR) bench/controller/run.sh
 
