@@ -58,6 +58,10 @@ func main() {
 		os.Exit(2)
 	}
 	if errors.Is(err, errUsage) {
+		// parseFlags has said what was wrong; the commands' own checks say it here.
+		if err != errUsage {
+			fmt.Fprintf(os.Stderr, "vcbench %s: %v\n", os.Args[1], err)
+		}
 		os.Exit(2)
 	}
 	if err != nil {
