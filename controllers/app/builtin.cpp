@@ -1,5 +1,6 @@
 #include "controllers/app/builtin.h"
 
+#include "controllers/colocation/colocation_controller.h"
 #include "controllers/cronjob/cronjob_controller.h"
 #include "controllers/garbagecollector/gc_controller.h"
 #include "controllers/hypernode/hypernode_controller.h"
@@ -21,6 +22,8 @@ void register_builtin_controllers(ControllerRegistry& registry) {
   registry.add("jobflow-controller", [] { return jobflow::make_jobflow_controller(); });
   registry.add("jobtemplate-controller", [] { return jobtemplate::make_jobtemplate_controller(); });
   registry.add("hyperNode-controller", [] { return hypernode::make_hypernode_controller(); });
+  registry.add("colocation-config-controller",
+               [] { return colocation::make_colocation_controller(); });
 }
 
 }  // namespace vc::controllers::app

@@ -16,8 +16,8 @@ type Rules map[string][]string
 // ControllerClusterRules is our controller ClusterRole, rule for rule: exactly the calls of
 // job-controller, queue-controller, pg-controller and gc-controller
 // (spec controller-manager.md §1.13 "Minimal needs", spec job-controller.md §1.6), of the
-// cronjob, jobflow, jobtemplate and hyperNode controllers (spec controller-manager.md §5),
-// plus events.
+// cronjob, jobflow, jobtemplate, hyperNode and colocation-config controllers
+// (spec controller-manager.md §5), plus events.
 var ControllerClusterRules = Rules{
 	"scheduling.volcano.sh queues":          {"get", "list", "patch", "watch"},
 	"scheduling.volcano.sh queues/status":   {"patch"},
@@ -46,6 +46,9 @@ var ControllerClusterRules = Rules{
 	"apps daemonsets":                       {"get"},
 	"batch jobs":                            {"get"},
 	" events":                               {"create", "patch"},
+
+	// colocation-config-controller: its informer (pods above: list, watch, patch).
+	"config.volcano.sh colocationconfigurations": {"list", "watch"},
 }
 
 // ControllerLeaseRules: leader election on the Lease in the release namespace only.
