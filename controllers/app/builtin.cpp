@@ -8,6 +8,7 @@
 #include "controllers/jobtemplate/jobtemplate_controller.h"
 #include "controllers/podgroup/podgroup_controller.h"
 #include "controllers/queue/queue_controller.h"
+#include "controllers/sharding/sharding_controller.h"
 
 namespace vc::controllers::app {
 
@@ -21,6 +22,7 @@ void register_builtin_controllers(ControllerRegistry& registry) {
   registry.add("jobflow-controller", [] { return jobflow::make_jobflow_controller(); });
   registry.add("jobtemplate-controller", [] { return jobtemplate::make_jobtemplate_controller(); });
   registry.add("hyperNode-controller", [] { return hypernode::make_hypernode_controller(); });
+  registry.add("sharding-controller", [] { return sharding::make_sharding_controller(); });
 }
 
 }  // namespace vc::controllers::app
