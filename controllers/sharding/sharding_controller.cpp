@@ -412,6 +412,7 @@ class ShardingController final : public Controller {
       std::map<std::string, std::vector<std::string>> by_name;
       for (const auto& a : assignments) by_name[a.scheduler] = a.nodes;
       assignments_ = Cached{.at = SteadyClock::now(), .nodes = std::move(by_name)};
+      synced_once_ = true;
     }
     std::vector<std::string> names;
     for (const auto& a : assignments) {
@@ -435,6 +436,10 @@ class ShardingController final : public Controller {
     std::optional<std::vector<std::string>> desired;
     {
       std::lock_guard lock(config_mu_);
+      // Names queued before the first global sync (the cache's first NodeShards, the first
+      // ConfigMap load) wait for it: it queues every configured name again. Volcano runs that
+      // sync before its workers start.
+      if (!synced_once_) return "";
       if (assignments_ && SteadyClock::now() - assignments_->at <= kAssignmentRetention) {
         if (auto it = assignments_->nodes.find(name); it != assignments_->nodes.end()) {
           desired = it->second;
@@ -482,6 +487,7 @@ class ShardingController final : public Controller {
   std::mutex config_mu_;
   std::vector<SchedulerChain> chains_;  // guarded by config_mu_
   std::optional<Cached> assignments_;   // guarded by config_mu_
+  bool synced_once_ = false;            // guarded by config_mu_
 
   std::mutex timer_mu_;
   std::condition_variable_any timer_cv_;
