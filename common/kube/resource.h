@@ -56,6 +56,8 @@ inline constexpr Resource podgroups{"scheduling.volcano.sh", "v1beta1", "podgrou
 inline constexpr Resource queues{"scheduling.volcano.sh", "v1beta1", "queues", "Queue", false};
 inline constexpr Resource hypernodes{"topology.volcano.sh", "v1alpha1", "hypernodes", "HyperNode",
                                      false};
+inline constexpr Resource nodeshards{"shard.volcano.sh", "v1alpha1", "nodeshards", "NodeShard",
+                                     false};
 inline constexpr Resource jobflows{"flow.volcano.sh", "v1alpha1", "jobflows", "JobFlow", true};
 inline constexpr Resource jobtemplates{"flow.volcano.sh", "v1alpha1", "jobtemplates", "JobTemplate",
                                        true};

@@ -9,6 +9,7 @@
 #include "controllers/jobtemplate/jobtemplate_controller.h"
 #include "controllers/podgroup/podgroup_controller.h"
 #include "controllers/queue/queue_controller.h"
+#include "controllers/sharding/sharding_controller.h"
 
 namespace vc::controllers::app {
 
@@ -24,6 +25,7 @@ void register_builtin_controllers(ControllerRegistry& registry) {
   registry.add("hyperNode-controller", [] { return hypernode::make_hypernode_controller(); });
   registry.add("colocation-config-controller",
                [] { return colocation::make_colocation_controller(); });
+  registry.add("sharding-controller", [] { return sharding::make_sharding_controller(); });
 }
 
 }  // namespace vc::controllers::app

@@ -76,8 +76,8 @@ void add_volcano_flags(flags::FlagSet& fs, ControllerManagerOptions& o) {
 void add_sharding_flags(flags::FlagSet& fs, ShardingOptions& s) {
   fs.string_slice_var("scheduler-configs", &s.scheduler_configs,
                       "(Deprecated) Scheduler configurations in format "
-                      "name:type:minCPU:maxCPU:preferWarmup:minNodes:maxNodes. Accepted and "
-                      "unused by vc-cpp, which has no sharding controller.");
+                      "name:type:minCPU:maxCPU:preferWarmup:minNodes:maxNodes. Used only when no "
+                      "valid sharding ConfigMap is available.");
   fs.duration_var("shard-sync-period", &s.shard_sync_period, "Period for syncing node shards.");
   fs.bool_var("enable-node-event-trigger", &s.enable_node_event_trigger,
               "Trigger shard syncs on node events.");
@@ -188,6 +188,7 @@ api::Expected<ParsedCommandLine> parse_command_line(const std::vector<std::strin
   ControllerManagerOptions& o = parsed->options;
   if (o.controller.max_requeue_num < 0) o.controller.max_requeue_num = -1;
   apply_feature_gates(o);
+  o.controller.sharding = o.sharding;
   return parsed;
 }
 

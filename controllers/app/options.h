@@ -1,7 +1,7 @@
 #pragma once
 // The command line of vc-controller-manager (spec controller-manager.md §1.2-§1.5): every flag of
-// Volcano's binary with its default (the sharding controller's too, accepted and unused), the
-// leader-election flags, klog's flags, --feature-gates, and ours (--log-format).
+// Volcano's binary with its default (the sharding controller's too, registered even when it is
+// off), the leader-election flags, klog's flags, --feature-gates, and ours (--log-format).
 //
 //   auto parsed = parse_command_line({"--controllers=*,-gc-controller"});
 //   if (!parsed) { print parsed.error(); exit 2 }      // pflag's message
@@ -33,16 +33,9 @@ struct LeaderElectionOptions {
   std::string resource_namespace = "volcano-system";
 };
 
-// Flags of the sharding controller (spec controller-manager.md §1.3): registered always, read by
-// nothing in vc-cpp.
-struct ShardingOptions {
-  std::vector<std::string> scheduler_configs{"volcano:volcano:0.0:0.6:false:2:100",
-                                             "agent-scheduler:agent:0.7:1.0:true:2:100"};
-  std::chrono::nanoseconds shard_sync_period = std::chrono::minutes(1);
-  bool enable_node_event_trigger = true;
-  std::string sharding_configmap = "volcano-sharding-configmap";
-  std::string sharding_configmap_namespace = "volcano-system";
-};
+// Flags of the sharding controller (spec controller-manager.md §1.3): registered always, copied
+// into ControllerOptions for sharding-controller.
+using ShardingOptions = controllers::ShardingOptions;
 
 // The shared flags (--master, --kubeconfig, the TLS files, --healthz-address, --feature-gates,
 // klog's, --log-format, ...) are in BaseOptions (common/flags/base_options.h).

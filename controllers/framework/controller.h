@@ -20,6 +20,7 @@
 // the caches synced: it must then release whatever initialize() created. Event handlers run on
 // informer threads; they must only enqueue keys.
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -35,6 +36,16 @@
 #include "common/kube/workqueue/clock.h"
 
 namespace vc::controllers {
+
+// The sharding controller's flags (spec controller-manager.md §1.3), read by sharding-controller.
+struct ShardingOptions {
+  std::vector<std::string> scheduler_configs{"volcano:volcano:0.0:0.6:false:2:100",
+                                             "agent-scheduler:agent:0.7:1.0:true:2:100"};
+  std::chrono::nanoseconds shard_sync_period = std::chrono::minutes(1);
+  bool enable_node_event_trigger = true;
+  std::string sharding_configmap = "volcano-sharding-configmap";
+  std::string sharding_configmap_namespace = "volcano-system";
+};
 
 // The flag values controllers read (spec controller-manager.md §1.2). Filled by controllers/app
 // from the command line.
@@ -54,6 +65,7 @@ struct ControllerOptions {
   // Added after the first version; new members go last so designated initialisers keep working.
   std::uint32_t worker_threads_for_cronjob = 3;  // --worker-threads-for-cronjob
   bool volcano_job_support = true;               // VolcanoJobSupport
+  ShardingOptions sharding = {};                 // spec controller-manager.md §1.3
 };
 
 // What every controller gets. References stay valid from initialize() until stop() returns.

@@ -16,7 +16,7 @@ type Rules map[string][]string
 // ControllerClusterRules is our controller ClusterRole, rule for rule: exactly the calls of
 // job-controller, queue-controller, pg-controller and gc-controller
 // (spec controller-manager.md §1.13 "Minimal needs", spec job-controller.md §1.6), of the
-// cronjob, jobflow, jobtemplate, hyperNode and colocation-config controllers
+// cronjob, jobflow, jobtemplate, hyperNode, colocation-config and sharding controllers
 // (spec controller-manager.md §5), plus events.
 var ControllerClusterRules = Rules{
 	"scheduling.volcano.sh queues":          {"get", "list", "patch", "watch"},
@@ -34,6 +34,7 @@ var ControllerClusterRules = Rules{
 	"topology.volcano.sh hypernodes":        {"create", "delete", "get", "list", "patch", "watch"},
 	"topology.volcano.sh hypernodes/status": {"patch"},
 	" nodes":                                {"list", "watch"},
+	"shard.volcano.sh nodeshards":           {"create", "delete", "list", "update", "watch"},
 	" pods":                                 {"create", "delete", "list", "patch", "watch"},
 	" persistentvolumeclaims":               {"create", "list", "watch"},
 	" services":                             {"create", "delete", "get"},

@@ -9,8 +9,8 @@ import (
 )
 
 // cronLedger accounts the runs of the benchmark's CronJobs over a window of whole minutes. The
-// cronjob controller names the Job of a run <cronjob>-<scheduled time in Unix minutes> (spec
-// controller-manager.md §5.4), so a Job's name alone says which CronJob and which minute it is
+// cronjob controller names the Job of a run <cronjob>-<scheduled time in Unix minutes>
+// (spec controller-manager.md §5.4), so a Job's name alone says which CronJob and which minute it is
 // for; its lateness is the moment the watch first delivered it minus that minute.
 //
 // The creating goroutines call addCronJob, the Job watch observeJob and observeCompleted, the
