@@ -13,6 +13,7 @@
 
 #include "common/flags/version.h"
 #include "controllers/app/app_test_util.h"
+#include "controllers/app/builtin.h"
 
 namespace vc::controllers::app {
 namespace {
@@ -179,6 +180,31 @@ TEST(ControllerManagerProcess, UnreadableTlsFilesExitOne) {
   EXPECT_EQ(err.rfind("Failed to parse CA file: failed to read cacert file (/nonexistent/ca): ", 0),
             0u)
       << err;
+}
+
+TEST(ControllerManagerProcess, EnabledControllerWithoutImplementationExitsOne) {
+  vc::testing::FakeApiServer server;
+  ControllerRegistry registry;  // every known name, no factory
+  RunSettings settings;
+  settings.registry = &registry;
+  settings.config = server.config();
+  ::testing::internal::CaptureStderr();
+  const int rc =
+      run(parse({"--leader-elect=false", "--controllers=job-controller,queue-controller"}),
+          std::stop_token{}, settings);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(rc, 1);
+  EXPECT_EQ(err,
+            "--controllers enables controllers this binary does not have: job-controller, "
+            "queue-controller\n");
+}
+
+TEST(ControllerManagerProcess, BuiltinRegistryImplementsEveryKnownController) {
+  ControllerRegistry builtin;
+  register_builtin_controllers(builtin);
+  const Selection all = builtin.select({"*"});
+  EXPECT_TRUE(all.unimplemented.empty()) << all.unimplemented.front();
+  EXPECT_EQ(all.enabled.size(), known_controller_names().size());
 }
 
 TEST(ControllerManager, StopWhileCachesSyncAbortsTheTermWithoutRunningIt) {
