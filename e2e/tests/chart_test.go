@@ -607,8 +607,9 @@ func TestChartGeneratesManifests(t *testing.T) {
 	values := filepath.Join(root, "manifests", "values.yaml")
 	chart, _ := framework.RenderHelmChart(t, chChart(t), chRelease, mfNamespace, "--values", values)
 	certManager, _ := framework.RenderHelmChart(t, chChart(t), chRelease, mfNamespace, "--values", values, "--set", "certificate.source=cert-manager")
+	// The controller-manager's objects are volcano-controllers* and volcano-controller-configmap.
 	webhook := func(o framework.ManifestObject) bool {
-		return !strings.HasPrefix(o.GetName(), "volcano-controllers")
+		return !strings.HasPrefix(o.GetName(), "volcano-controller")
 	}
 	for _, c := range []struct {
 		base  string
