@@ -3,7 +3,7 @@
 # source: `helm template` with manifests/values.yaml (namespace volcano-system), one file per
 # chart template, each under the base that lists it:
 #   webhook/      rbac, configmap, service, deployment, pdb, registration (the configurations)
-#   controllers/  rbac, service, deployment, pdb
+#   controllers/  rbac, configmap, service, deployment, pdb
 #   overlays/webhook-cert-manager/certificates.yaml   (certificate.source=cert-manager)
 # The kustomizations, webhook/namespace.yaml and controllers/queues.yaml are written by hand:
 # the chart creates no Namespace and owns no Queue.
@@ -44,7 +44,7 @@ emit() {
 for t in rbac configmap service deployment pdb registration; do
   emit base "webhook/$t.yaml" "webhook/$t.yaml"
 done
-for t in rbac service deployment pdb; do
+for t in rbac configmap service deployment pdb; do
   emit base "controllers/$t.yaml" "controllers/$t.yaml"
 done
 emit cert-manager webhook/certificates.yaml overlays/webhook-cert-manager/certificates.yaml

@@ -17,6 +17,7 @@
 #include "common/go/json_float.h"
 #include "common/go/json_marshal.h"
 #include "common/go/regexp.h"
+#include "common/go/regexp_match.h"
 #include "common/go/strconv.h"
 #include "common/go/time_zone.h"
 #include "common/go/yaml_scalar.h"
@@ -186,6 +187,22 @@ TEST(Golden, RegexpSyntaxErrorsMatchGo) {
   for (const json& r : table("regexp")) {
     const std::string pattern = unhex(r["in_hex"]);
     EXPECT_EQ(regexp_error(pattern), unhex(r["err_hex"])) << "pattern hex " << r["in_hex"];
+  }
+}
+
+TEST(Golden, RegexpMatchStringMatchesGo) {
+  for (const json& r : table("regexp_match")) {
+    const std::string pattern = unhex(r["pattern_hex"]);
+    const std::string text = unhex(r["text_hex"]);
+    const Regexp re = Regexp::compile(pattern);
+    if (!r["compiles"].get<bool>()) {
+      EXPECT_EQ(re.status(), Regexp::Status::go_refuses) << "pattern hex " << r["pattern_hex"];
+      continue;
+    }
+    ASSERT_EQ(re.status(), Regexp::Status::ok)
+        << "pattern hex " << r["pattern_hex"] << ": " << re.error();
+    EXPECT_EQ(re.match_string(text), r["match"].get<bool>())
+        << "pattern hex " << r["pattern_hex"] << " text hex " << r["text_hex"];
   }
 }
 

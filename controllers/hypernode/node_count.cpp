@@ -1,7 +1,7 @@
 #include "controllers/hypernode/node_count.h"
 
 #include "common/api/label_selector.h"
-#include "common/go/regexp.h"
+#include "common/go/regexp_match.h"
 #include "controllers/hypernode/desired.h"
 
 namespace vc::controllers::hypernode {
@@ -14,8 +14,12 @@ std::optional<std::set<std::string>> member_names(
     out.insert(*selector.exact_match);
   }
   if (selector.regex_match) {
-    if (!go::regexp_error(*selector.regex_match).empty()) return std::set<std::string>{};
-    return std::nullopt;
+    const go::Regexp re = go::Regexp::compile(*selector.regex_match);
+    if (re.status() == go::Regexp::Status::go_refuses) return std::set<std::string>{};
+    if (re.status() == go::Regexp::Status::unsupported) return std::nullopt;
+    for (const kube::cache::Object* node : nodes) {
+      if (re.match_string(node->name)) out.insert(node->name);
+    }
   }
   if (selector.label_match) {
     const volcano::LabelSelector& match = *selector.label_match;

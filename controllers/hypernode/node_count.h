@@ -2,9 +2,9 @@
 // status.nodeCount of a HyperNode (spec controller-manager.md §5.5.5): the number of distinct
 // names its members select, whatever their type. exactMatch adds its name; labelMatch adds the
 // nodes whose labels match; regexMatch adds the nodes whose names a Go regular expression matches
-// anywhere. We have Go's regexp syntax check but not its matcher, so a HyperNode with a regexMatch
-// member whose pattern Go accepts has no count here and its status is left alone
-// (docs/compat.md); a pattern Go refuses adds nothing, as in Volcano.
+// anywhere (common/go/regexp_match.h). A pattern Go refuses makes the member select nothing, as
+// in Volcano; the rare pattern Go accepts but our RE2 cannot compile leaves the HyperNode without
+// a count here, and its status is left alone (docs/compat.md).
 //
 // Threads: pure functions.
 
@@ -23,7 +23,8 @@ namespace vc::controllers::hypernode {
 
 // The names one member selects among `nodes` (name and labels), as Volcano's GetMembers: an
 // empty exactMatch name, a labelMatch with neither labels nor expressions, or one that does not
-// convert to a selector, select nothing. Nullopt for a regexMatch with a pattern Go accepts.
+// convert to a selector, select nothing. Nullopt for a regexMatch RE2 cannot compile although Go
+// accepts it.
 std::optional<std::set<std::string>> member_names(
     const volcano::MemberSelector& selector, const std::vector<const kube::cache::Object*>& nodes);
 

@@ -72,10 +72,22 @@ TEST(CountNodes, EmptyOrUnconvertibleLabelMatchSelectsNothing) {
   EXPECT_EQ(count_nodes(bad.spec, kNodes.ptrs()), 1);
 }
 
-TEST(CountNodes, InvalidRegexSelectsNothingAndValidRegexIsNotCounted) {
+TEST(CountNodes, RegexCountsNodeNamesItMatchesAnywhereAndInvalidRegexSelectsNothing) {
   EXPECT_EQ(count_nodes(hyper_node(json::array({regex("a("), exact("x")})).spec, kNodes.ptrs()), 1);
-  EXPECT_EQ(count_nodes(hyper_node(json::array({regex("^[ab]$"), exact("x")})).spec, kNodes.ptrs()),
-            std::nullopt);
+  // ^[ab]$ selects a and b; x is an exact name; a again counts once.
+  EXPECT_EQ(count_nodes(hyper_node(json::array({regex("^[ab]$"), exact("x"), exact("a")})).spec,
+                        kNodes.ptrs()),
+            3);
+  // Unanchored, as Go's MatchString: "[cd]" finds c and d.
+  EXPECT_EQ(count_nodes(hyper_node(json::array({regex("[cd]")})).spec, kNodes.ptrs()), 2);
+  EXPECT_EQ(count_nodes(hyper_node(json::array({regex("^zz")})).spec, kNodes.ptrs()), 0);
+}
+
+TEST(CountNodes, RegexGoAcceptsButRe2CannotCompileLeavesTheCountUnknown) {
+  // (?<name>...) is Go 1.22+ syntax that Debian 12's RE2 does not know.
+  EXPECT_EQ(
+      count_nodes(hyper_node(json::array({regex("(?<n>a)"), exact("x")})).spec, kNodes.ptrs()),
+      std::nullopt);
 }
 
 TEST(CountNodes, NoMembersCountZero) {

@@ -175,7 +175,44 @@ func TestChartDefaults(t *testing.T) {
 	var svc corev1.Service
 	framework.FindManifest(t, objs, "Service", "volcano-controllers-service").Into(t, &svc)
 	framework.CheckMetricsService(t, svc, 8081, "volcano-controller")
+	if conf := chControllerConf(t, objs); conf != "" {
+		t.Errorf("default volcano-controller.conf %q, want empty (network topology discovery off)", conf)
+	}
 	chCheckScheduler(t, objs, sched)
+}
+
+// chControllerConf: volcano-controller.conf of the rendered ConfigMap volcano-controller-configmap,
+// which the controller-manager finds by Volcano's name (release "volcano", its own namespace).
+func chControllerConf(t *testing.T, objs []framework.ManifestObject) string {
+	t.Helper()
+	var cm corev1.ConfigMap
+	framework.FindManifest(t, objs, "ConfigMap", "volcano-controller-configmap").Into(t, &cm)
+	conf, ok := cm.Data["volcano-controller.conf"]
+	if !ok {
+		t.Errorf("ConfigMap volcano-controller-configmap has no key volcano-controller.conf: %v", cm.Data)
+	}
+	return conf
+}
+
+// TestChartControllerConfigOverride: custom.controller_config_override, as a map or as a YAML
+// string, becomes volcano-controller.conf holding the same document.
+func TestChartControllerConfigOverride(t *testing.T) {
+	want := map[string]interface{}{"networkTopologyDiscovery": []interface{}{map[string]interface{}{
+		"source": "label", "enabled": true,
+		"config": map[string]interface{}{"networkTopologyTypes": map[string]interface{}{
+			"topologyA2": []interface{}{map[string]interface{}{"nodeLabel": "volcano.sh/hypernode"}}}}}}}
+	asMap := "custom:\n  controller_config_override:\n    networkTopologyDiscovery:\n      - source: label\n        enabled: true\n" +
+		"        config:\n          networkTopologyTypes:\n            topologyA2:\n              - nodeLabel: volcano.sh/hypernode\n"
+	asString := "custom:\n  controller_config_override: |\n    networkTopologyDiscovery:\n    - source: label\n      enabled: true\n" +
+		"      config:\n        networkTopologyTypes:\n          topologyA2:\n          - nodeLabel: volcano.sh/hypernode\n"
+	for name, values := range map[string]string{"map": asMap, "string": asString} {
+		objs, _ := chRender(t, "--values", chValuesFile(t, values))
+		conf := chControllerConf(t, objs)
+		var got map[string]interface{}
+		if err := utilyaml.Unmarshal([]byte(conf), &got); err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("override as a %s: volcano-controller.conf %q (%v), want %v", name, conf, err, want)
+		}
+	}
 }
 
 // chCheckScheduler: Volcano's scheduler as Volcano's chart installs it (names, selector,
@@ -570,8 +607,9 @@ func TestChartGeneratesManifests(t *testing.T) {
 	values := filepath.Join(root, "manifests", "values.yaml")
 	chart, _ := framework.RenderHelmChart(t, chChart(t), chRelease, mfNamespace, "--values", values)
 	certManager, _ := framework.RenderHelmChart(t, chChart(t), chRelease, mfNamespace, "--values", values, "--set", "certificate.source=cert-manager")
+	// The controller-manager's objects are volcano-controllers* and volcano-controller-configmap.
 	webhook := func(o framework.ManifestObject) bool {
-		return !strings.HasPrefix(o.GetName(), "volcano-controllers")
+		return !strings.HasPrefix(o.GetName(), "volcano-controller")
 	}
 	for _, c := range []struct {
 		base  string

@@ -197,6 +197,20 @@ func TestControllersHyperNodeLabelDiscovery(t *testing.T) {
 	if _, err := hns.Create(t.Context(), manual, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("create hand-made HyperNode: %v", err)
 	}
+	// And one whose regexMatch selects nodes 1 and 3 by name (Go's regexp, unanchored search
+	// made whole by ^ and $), plus node 2 by exact name: nodeCount 3.
+	byRegex := &topologyv1alpha1.HyperNode{
+		ObjectMeta: metav1.ObjectMeta{Name: "hn-" + s + "-regex", Labels: map[string]string{testKey: "regex"}},
+		Spec: topologyv1alpha1.HyperNodeSpec{Tier: 1, Members: []topologyv1alpha1.MemberSpec{
+			{Type: topologyv1alpha1.MemberTypeNode, Selector: topologyv1alpha1.MemberSelector{
+				RegexMatch: &topologyv1alpha1.RegexMatch{Pattern: "^hn-" + s + "-[13]$"}}},
+			{Type: topologyv1alpha1.MemberTypeNode, Selector: topologyv1alpha1.MemberSelector{
+				ExactMatch: &topologyv1alpha1.ExactMatch{Name: names[1]}}},
+		}},
+	}
+	if _, err := hns.Create(t.Context(), byRegex, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("create HyperNode with a regexMatch member: %v", err)
+	}
 	t.Cleanup(func() { deleteHyperNodesEventually(f, testKey) })
 
 	// Once the source has stopped (the ConfigMap restored), what it made can go.
@@ -298,6 +312,13 @@ func TestControllersHyperNodeLabelDiscovery(t *testing.T) {
 			return false, "", err
 		}
 		return h.Status.NodeCount == 2, fmt.Sprintf("nodeCount=%d", h.Status.NodeCount), nil
+	})
+	f.WaitFor("the regexMatch HyperNode's nodeCount", framework.ControllerTimeout, func() (bool, string, error) {
+		h, err := hns.Get(t.Context(), byRegex.Name, metav1.GetOptions{})
+		if err != nil {
+			return false, "", err
+		}
+		return h.Status.NodeCount == 3, fmt.Sprintf("nodeCount=%d", h.Status.NodeCount), nil
 	})
 
 	// Node 3 leaves ToR t2: its HyperNode goes, the spine keeps only t1's.

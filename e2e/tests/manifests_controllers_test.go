@@ -66,6 +66,7 @@ func TestManifestsControllersServerDryRun(t *testing.T) {
 		"clusterrolebinding.rbac.authorization.k8s.io/volcano-controllers-role",
 		"role.rbac.authorization.k8s.io/volcano-controllers-leader-election",
 		"rolebinding.rbac.authorization.k8s.io/volcano-controllers-leader-election",
+		"configmap/volcano-controller-configmap",
 		"service/volcano-controllers-service",
 		"deployment.apps/volcano-controllers",
 		"poddisruptionbudget.policy/volcano-controllers",

@@ -101,6 +101,20 @@ var regexpInputs = []string{
 	"^$", "a{,5}", "\\C", "[^\\x00-\\x{10FFFF}]", "\xff", "(?P=n)", "a++", "\\b\\B\\A\\z",
 }
 
+// Pattern and subject pairs for regexp.MatchString (HyperNode regexMatch against node names):
+// unanchored search, anchors, classes, alternation order, Unicode, flags, repetition.
+var regexpMatchInputs = [][2]string{
+	{"^node-[0-9]+$", "node-12"}, {"^node-[0-9]+$", "node-12a"}, {"node", "my-node-1"},
+	{"^rack1-", "rack1-node"}, {"^rack1-", "xrack1-node"}, {"a|ab", "ab"}, {"(?i)NODE", "node-1"},
+	{"^$", ""}, {"^$", "x"}, {"", "anything"}, {"\\d{2}$", "n-07"}, {"\\d{2}$", "n-7"},
+	{"[[:alpha:]]+-\\d", "gpu-3"}, {"\\pL+", "123"}, {"\\p{Greek}", "αβ"}, {"é", "café"},
+	{"^.$", "é"}, {"a.c", "a\nc"}, {"(?s)a.c", "a\nc"}, {"a$", "a\n"}, {"(?m)a$", "a\nb"},
+	{"\\bnode\\b", "a node b"}, {"\\bnode\\b", "anode"}, {"\\Qa.b\\E", "axb"},
+	{"\\Qa.b\\E", "a.b"}, {"x{2,3}", "axxb"}, {"x{2,3}", "axb"}, {"[^a]", "\n"},
+	{"(?U)a+", "aaa"}, {"\\x{41}", "A"}, {"[a-c]+z", "abcz"}, {"\\C", "a"}, {"(?P<n>a)b", "ab"},
+	{"^node-(1|2|3)$", "node-3"}, {"^node-(1|2|3)$", "node-4"}, {"\\Aa", "ba"}, {"a\\z", "a"},
+}
+
 // Strings for encoding/json's escaping, beyond quoteInputs: HTML-significant bytes, every
 // control character class, invalid UTF-8 in several shapes.
 var jsonStrings = []string{
@@ -226,6 +240,11 @@ func main() {
 	for _, p := range regexpInputs {
 		_, err := regexp.Compile(p)
 		add("regexp", record{"in_hex": hex.EncodeToString([]byte(p)), "err_hex": hex.EncodeToString([]byte(errText(err)))})
+	}
+	for _, m := range regexpMatchInputs {
+		re, err := regexp.Compile(m[0])
+		add("regexp_match", record{"pattern_hex": hex.EncodeToString([]byte(m[0])), "text_hex": hex.EncodeToString([]byte(m[1])),
+			"compiles": err == nil, "match": err == nil && re.MatchString(m[1])})
 	}
 	for _, s := range yamlScalars {
 		j, err := yaml.YAMLToJSON([]byte("k: " + s + "\n"))
