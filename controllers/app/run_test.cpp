@@ -124,7 +124,7 @@ TEST(ControllerManagerProcess, WithoutLeaderElectionControllersRunAtOnceAndServe
   settings.config = server.config();
   settings.on_serving = [&](std::uint16_t h, std::uint16_t m) { ports.set_value({h, m}); };
   Process process(
-      parse({"--leader-elect=false", "--controllers=*,-off-controller", "--enable-healthz",
+      parse({"--leader-elect=false", "--controllers=test-controller", "--enable-healthz",
              "--healthz-address=127.0.0.1:0", "--enable-metrics", "--listen-address=127.0.0.1:0"}),
       std::move(settings));
 
