@@ -163,10 +163,10 @@ case $only in
 esac
 
 ca
-# The API server is reached on loopback, through the `kubernetes` Service's ClusterIP, and by pods
+# The API server is reached on loopback (127.0.0.2 by the local cluster's clients), through the `kubernetes` Service's ClusterIP, and by pods
 # of the real node at its address on the pod bridge (POD_GATEWAY).
 [ -f apiserver.crt ] || leaf apiserver "/CN=kube-apiserver" serverAuth \
-  "IP:127.0.0.1,IP:10.96.0.1,IP:${POD_GATEWAY:-10.88.0.1},DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local"
+  "IP:127.0.0.1,IP:127.0.0.2,IP:10.96.0.1,IP:${POD_GATEWAY:-10.88.0.1},DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local"
 [ -f admin.crt ] || leaf admin "/O=system:masters/CN=kubernetes-admin" clientAuth
 # The real node's kubelet (its client identity, which the Node authorizer and NodeRestriction
 # check, and its serving certificate), kube-proxy and kube-scheduler, each under the user name

@@ -10,11 +10,15 @@ LOGS=$STATE_DIR/logs
 AUDIT_LOG=$LOGS/audit.log
 FENCED_SA=vc-cpp-e2e-fenced
 PIDS=$STATE_DIR/pids
-export NO_PROXY=127.0.0.1,localhost${NO_PROXY:+,$NO_PROXY}
+export NO_PROXY=127.0.0.1,127.0.0.2,localhost${NO_PROXY:+,$NO_PROXY}
 
 ETCD_PORT=${ETCD_PORT:-22379}
 ETCD_PEER_PORT=${ETCD_PEER_PORT:-22380}
 APISERVER_PORT=${APISERVER_PORT:-26443}
+# Every client's address of the API server: a loopback address of their own, so that while the
+# API server (re)starts, apiserver_gate can keep them out and still let in the API server's own
+# loopback client and the /readyz probe, which use 127.0.0.1.
+APISERVER_HOST=127.0.0.2
 KCM_PORT=${KCM_PORT:-20257}
 WEBHOOK_PORT=${WEBHOOK_PORT:-28443}
 WEBHOOK_HEALTHZ_PORT=${WEBHOOK_HEALTHZ_PORT:-21251}
@@ -140,4 +144,19 @@ tail_logs() {
     echo "===== $(basename "$f") (last $n lines) ====="
     tail -n "$n" "$f"
   done
+}
+
+# apiserver_gate close|open. A starting kube-apiserver serves requests before its RBAC caches are
+# filled and denies them meanwhile (every client, every verb: upstream behaviour, which real
+# clusters hide behind a load balancer that waits for /readyz). Closed, the gate resets every
+# connection to the API server port except on 127.0.0.1; up.sh closes it before it starts the API
+# server and opens it once /readyz answers, so clients retry until the server can authorize them.
+apiserver_gate() {
+  local rule=(INPUT -p tcp --dport "$APISERVER_PORT" ! -d 127.0.0.1
+    -m comment --comment vc-cpp-apiserver-gate -j REJECT --reject-with tcp-reset)
+  case $1 in
+    close) iptables -C "${rule[@]}" 2>/dev/null || iptables -I "${rule[@]}" ;;
+    open) while iptables -D "${rule[@]}" 2>/dev/null; do :; done ;;
+    *) die "apiserver_gate: close or open, not '$1'" ;;
+  esac
 }

@@ -52,7 +52,7 @@ for sa in volcano-admission volcano-controllers volcano-scheduler vc-cpp-admissi
   [ -f "$f" ] && continue
   token=$(kubectl_ -n volcano-system create token "$sa" --duration=8760h)
   k=("$K8S_BIN/kubectl" config --kubeconfig="$f")
-  "${k[@]}" set-cluster local --server=https://127.0.0.1:$APISERVER_PORT \
+  "${k[@]}" set-cluster local --server=https://$APISERVER_HOST:$APISERVER_PORT \
     --certificate-authority="$PKI/ca.crt" --embed-certs=true >/dev/null
   "${k[@]}" set-credentials "$sa" --token="$token" >/dev/null
   "${k[@]}" set-context local --cluster=local --user="$sa" --namespace=volcano-system >/dev/null

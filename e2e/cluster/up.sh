@@ -52,6 +52,7 @@ rules:
   - level: None
 EOF_POLICY
 if ! alive kube-apiserver; then
+  apiserver_gate close
   start kube-apiserver "$K8S_BIN/kube-apiserver" \
     --audit-policy-file="$STATE_DIR/audit-policy.yaml" --audit-log-path="$AUDIT_LOG" \
     --audit-log-format=json --audit-log-mode=blocking \
@@ -70,12 +71,13 @@ fi
 wait_until "kube-apiserver /readyz" 120 \
   curl -fsS --cacert "$PKI/ca.crt" --cert "$PKI/admin.crt" --key "$PKI/admin.key" \
   "https://127.0.0.1:$APISERVER_PORT/readyz"
+apiserver_gate open
 
 # kubeconfig FILE CREDENTIAL-ARGS...: a kubeconfig for the local cluster with embedded CA.
 kubeconfig() {
   local f=$1; shift
   local k=("$K8S_BIN/kubectl" config --kubeconfig="$f")
-  "${k[@]}" set-cluster local --server=https://127.0.0.1:$APISERVER_PORT \
+  "${k[@]}" set-cluster local --server=https://$APISERVER_HOST:$APISERVER_PORT \
     --certificate-authority="$PKI/ca.crt" --embed-certs=true >/dev/null
   "${k[@]}" set-credentials user "$@" >/dev/null
   "${k[@]}" set-context local --cluster=local --user=user >/dev/null
