@@ -56,15 +56,7 @@ cronjob_report() {
     echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
     table_rows creates_done_s expected_runs created_runs missed_runs lateness_p50_s lateness_p99_s \
       lateness_max_s stamp_lateness_p99_s jobs_completed peak_rss_mib cpu_s
-    if both_impls; then
-      echo
-      if [ "$ROUNDS" -gt 1 ]; then echo "Ratios of the medians over $ROUNDS rounds:"; echo; fi
-      echo "| lateness p99 ours/reference | peak RSS ours/reference | CPU s ours/reference |"
-      echo "|---:|---:|---:|"
-      echo "| $(ratio "$(metric ours lateness_p99_s)" "$(metric reference lateness_p99_s)") |" \
-           "$(ratio "$(metric ours peak_rss_mib)" "$(metric reference peak_rss_mib)") |" \
-           "$(ratio "$(metric ours cpu_s)" "$(metric reference cpu_s)") |"
-    fi
+    ratio_table "lateness p99:lateness_p99_s" "peak RSS:peak_rss_mib" "CPU s:cpu_s"
     echo
     echo "Runs per scheduled minute (created/due, lateness p99):"
     echo

@@ -26,16 +26,7 @@ jobflow_report() {
     echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
     table_rows creates_done_s first_succeed_s all_succeed_s flow_succeed_p50_s flow_succeed_p99_s \
       flows_succeeded peak_rss_mib cpu_s
-    if both_impls; then
-      echo
-      if [ "$ROUNDS" -gt 1 ]; then echo "Ratios of the medians over $ROUNDS rounds:"; echo; fi
-      echo "| all Succeed ours/reference | flow p99 ours/reference | peak RSS ours/reference | CPU s ours/reference |"
-      echo "|---:|---:|---:|---:|"
-      echo "| $(ratio "$(metric ours all_succeed_s)" "$(metric reference all_succeed_s)") |" \
-           "$(ratio "$(metric ours flow_succeed_p99_s)" "$(metric reference flow_succeed_p99_s)") |" \
-           "$(ratio "$(metric ours peak_rss_mib)" "$(metric reference peak_rss_mib)") |" \
-           "$(ratio "$(metric ours cpu_s)" "$(metric reference cpu_s)") |"
-    fi
+    ratio_table "all Succeed:all_succeed_s" "flow p99:flow_succeed_p99_s" "peak RSS:peak_rss_mib" "CPU s:cpu_s"
     echo
     cluster_cpu_table
     echo

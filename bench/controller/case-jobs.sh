@@ -48,16 +48,7 @@ jobs_report() {
       peak_rss_mib cpu_s
     echo "| ceiling: plain pods, same client limits | $(value .ceiling.creates_done_s) | $(value .ceiling.all_pods_s) | | $(metric ceiling pods_per_s) | | | | |" \
          "$(result_cell .ceiling) |"
-    if both_impls; then
-      echo
-      if [ "$ROUNDS" -gt 1 ]; then echo "Ratios of the medians over $ROUNDS rounds:"; echo; fi
-      echo "| pods/s ours/reference | peak RSS ours/reference | CPU s ours/reference | pods/s ours/ceiling |"
-      echo "|---:|---:|---:|---:|"
-      echo "| $(ratio "$(metric ours pods_per_s)" "$(metric reference pods_per_s)") |" \
-           "$(ratio "$(metric ours peak_rss_mib)" "$(metric reference peak_rss_mib)") |" \
-           "$(ratio "$(metric ours cpu_s)" "$(metric reference cpu_s)") |" \
-           "$(ratio "$(metric ours pods_per_s)" "$(metric ceiling pods_per_s)") |"
-    fi
+    ratio_table pods/s:pods_per_s "peak RSS:peak_rss_mib" "CPU s:cpu_s" pods/s:pods_per_s:ceiling
     if [[ " $IMPLS " == *" reference "* ]]; then
       echo
       echo "reference/ceiling pods/s: $(ratio "$(metric reference pods_per_s)" "$(metric ceiling pods_per_s)")"

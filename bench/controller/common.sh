@@ -362,6 +362,23 @@ table_rows() {
 }
 both_impls() { [[ " $IMPLS " == *" ours "* && " $IMPLS " == *" reference "* ]]; }
 
+# ratio_table LABEL:METRIC[:OTHER]...: when both implementations ran, a one-row table of ours'
+# METRIC over OTHER's (default reference), headed "LABEL ours/OTHER"; medians from 2 rounds on.
+ratio_table() {
+  both_impls || return 0
+  echo
+  if [ "$ROUNDS" -gt 1 ]; then echo "Ratios of the medians over $ROUNDS rounds:"; echo; fi
+  local head="|" rule="|" row="|" spec label name other
+  for spec in "$@"; do
+    IFS=: read -r label name other <<<"$spec"
+    other=${other:-reference}
+    head+=" $label ours/$other |"
+    rule+="---:|"
+    row+=" $(ratio "$(metric ours "$name")" "$(metric "$other" "$name")") |"
+  done
+  printf '%s\n' "$head" "$rule" "$row"
+}
+
 # cluster_cpu_table: where the machine's CPU went, one column per implementation; processes
 # sorted by their largest figure.
 cluster_cpu_table() {
