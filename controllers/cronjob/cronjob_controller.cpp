@@ -35,6 +35,19 @@ std::string schedule_text(const volcano::CronJob& cj) {
   return cj.spec.schedule;
 }
 
+// Jobs by the UID of the CronJob that controls them, so that a sync visits its own Jobs: walking
+// the namespace's Jobs on every sync took a fifth of the controller's CPU at 500 CronJobs.
+constexpr const char* kCronJobOwnerIndex = "cronjob-owner-uid";
+std::vector<std::string> cron_job_owner_uid(const cache::Object& obj) {
+  const auto* job = dynamic_cast<const job::Job*>(&obj);
+  const api::OwnerRef* ref = job != nullptr ? job->controller_ref() : nullptr;
+  if (ref == nullptr || ref->kind != volcano::kCronJobKind ||
+      ref->api_version != volcano::kCronJobApiVersion) {
+    return {};
+  }
+  return {ref->uid};
+}
+
 // CronJobController: shared informers on Volcano Jobs (the job controller's views) and CronJobs,
 // one rate-limited queue of "ns/name" CronJob keys, --worker-threads-for-cronjob workers on the
 // framework's worker loop. A CronJob waiting for its next run is parked with requeue_after.
@@ -73,6 +86,7 @@ class CronJobController final : public Controller {
     cache::InformerSpec job_spec;
     job_spec.transform = job::job_view_transform();  // shared with the job controller
     jobs_ = ctx.informers.informer(kube::resources::jobs, job_spec);
+    jobs_->add_indexer(kCronJobOwnerIndex, cron_job_owner_uid);
     cache::InformerSpec cron_spec;
     cron_spec.transform = cron_job_view_transform();
     cron_jobs_ = ctx.informers.informer(kube::resources::cronjobs, cron_spec);
@@ -183,20 +197,17 @@ class CronJobController final : public Controller {
     s.now = options_.now();
     s.local = local_;
     std::vector<std::string> owned_uids;
-    for (const auto& obj : jobs_->store().by_index(cache::kNamespaceIndex, cj.namespace_)) {
-      const auto job = job::as_job(obj);
-      const api::OwnerRef* ref = job ? job->controller_ref() : nullptr;
-      if (ref == nullptr || ref->kind != volcano::kCronJobKind || ref->name != cj.name ||
-          ref->uid != cj.uid) {
-        continue;
-      }
-      s.owned.push_back({.name = job->name,
-                         .uid = job->uid,
-                         .created = job->creation_timestamp,
-                         .phase = job->status.phase,
-                         .last_transition = job->status.last_transition_time});
-      owned_uids.push_back(job->uid);
-    }
+    jobs_->store().for_each_in_index(kCronJobOwnerIndex, cj.uid, [&](const cache::Object& obj) {
+      const auto& job = dynamic_cast<const job::Job&>(obj);  // the index files only Jobs
+      const api::OwnerRef* ref = job.controller_ref();
+      if (job.namespace_ != cj.namespace_ || ref == nullptr || ref->name != cj.name) return;
+      s.owned.push_back({.name = job.name,
+                         .uid = job.uid,
+                         .created = job.creation_timestamp,
+                         .phase = job.status.phase,
+                         .last_transition = job.status.last_transition_time});
+      owned_uids.push_back(job.uid);
+    });
     for (const auto& ref : cj.status.active) {
       if (std::find(owned_uids.begin(), owned_uids.end(), ref.uid) != owned_uids.end()) continue;
       if (const auto job = jobs_->store().get(cache::object_key(ref.namespace_, ref.name))) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/kube/cache/informer.h"
+#include "common/kube/cache/label_index.h"
 #include "common/kube/resource.h"
 #include "common/kube/workqueue/rate_limiting_queue.h"
 #include "common/log/log.h"
@@ -71,6 +72,9 @@ class JobFlowController final : public Controller {
     cache::InformerSpec job_spec;
     job_spec.transform = job::job_view_transform();  // shared with the job controller
     jobs_ = ctx.informers.informer(kube::resources::jobs, job_spec);
+    // A flow's Jobs by their label: a sync reads those and its steps' names, not the namespace.
+    jobs_->add_indexer(cache::label_index_name(kCreatedByJobFlow),
+                       cache::label_index(kCreatedByJobFlow));
 
     // A new flow is synced; a changed one only once it has Succeeded with retain policy delete
     // (its Jobs go); Job updates wake the flow that owns them.
@@ -133,19 +137,32 @@ class JobFlowController final : public Controller {
     s.flow = jf.get();
     s.now = options_.now();
     const std::string mark = jf->namespace_ + "." + jf->name;
-    for (auto& obj : jobs_->store().by_index(cache::kNamespaceIndex, jf->namespace_)) {
+    for (auto& obj : jobs_->store().by_index(cache::label_index_name(kCreatedByJobFlow),
+                                             cache::label_index_value(jf->namespace_, mark))) {
       if (const auto job = job::as_job(obj)) {
-        s.jobs_by_name[job->name] = job.get();
-        if (const std::string* v = job->label(kCreatedByJobFlow); v != nullptr && *v == mark) {
-          s.flow_jobs.push_back(job.get());
-        }
+        s.flow_jobs.push_back(job.get());
         held.push_back(std::move(obj));
       }
     }
-    for (auto& obj : templates_->store().by_index(cache::kNamespaceIndex, jf->namespace_)) {
-      if (const auto t = as_job_template(obj)) {
-        s.templates[t->name] = t.get();
-        held.push_back(std::move(obj));
+    // The plan asks only about the Jobs of the flow's steps and their targets, and the steps'
+    // templates: looked up by name.
+    const auto find_job = [&](const std::string& step) {
+      const std::string job_name = flow_job_name(jf->name, step);
+      if (s.jobs_by_name.contains(job_name)) return;
+      if (auto job = job::as_job(jobs_->store().get(cache::object_key(jf->namespace_, job_name)))) {
+        s.jobs_by_name[job_name] = job.get();
+        held.push_back(std::move(job));
+      }
+    };
+    for (const volcano::Flow& step : jf->spec.flows) {
+      find_job(step.name);
+      if (step.depends_on) {
+        for (const std::string& target : step.depends_on->targets) find_job(target);
+      }
+      if (auto t = as_job_template(
+              templates_->store().get(cache::object_key(jf->namespace_, step.name)))) {
+        s.templates[step.name] = t.get();
+        held.push_back(std::move(t));
       }
     }
     const Plan plan = plan_sync(s);

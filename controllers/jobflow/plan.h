@@ -26,11 +26,11 @@ inline constexpr const char* kCreatedByJobFlow = "volcano.sh/createdByJobFlow";
 
 struct Snapshot {
   const volcano::JobFlow* flow = nullptr;
-  // The Volcano Jobs of the flow's namespace by name, and those labelled as this flow's, in
-  // cache order.
+  // The Volcano Jobs of the flow's namespace by name (at least those named after the flow's
+  // steps and their targets), and those labelled as this flow's, in cache order.
   std::map<std::string, const volcano::Job*> jobs_by_name{};
   std::vector<const volcano::Job*> flow_jobs{};
-  // The JobTemplates of the flow's namespace by name.
+  // The JobTemplates of the flow's namespace by name (at least those its steps name).
   std::map<std::string, const JobTemplateView*> templates{};
   api::TimePoint now{};
 };

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/kube/cache/informer.h"
+#include "common/kube/cache/label_index.h"
 #include "common/kube/resource.h"
 #include "common/kube/workqueue/rate_limiting_queue.h"
 #include "common/log/log.h"
@@ -47,6 +48,9 @@ class JobTemplateController final : public Controller {
     cache::InformerSpec job_spec;
     job_spec.transform = job::job_view_transform();
     jobs_ = ctx.informers.informer(kube::resources::jobs, job_spec);
+    // A template's Jobs by their label: a sync reads those, not the namespace's every Job.
+    jobs_->add_indexer(cache::label_index_name(kCreatedByJobTemplate),
+                       cache::label_index(kCreatedByJobTemplate));
 
     cache::EventHandler on_template;
     on_template.on_add = [q = queue_](const cache::ObjectPtr& obj) { q->add(obj->key()); };
@@ -98,7 +102,9 @@ class JobTemplateController final : public Controller {
     if (!jt) return ReconcileResult::ok();  // deleted
     std::vector<cache::ObjectPtr> held;     // keeps the Jobs alive while we point into them
     std::vector<const volcano::Job*> jobs;
-    for (auto& obj : jobs_->store().by_index(cache::kNamespaceIndex, jt->namespace_)) {
+    const std::string mark = jt->namespace_ + "." + jt->name;
+    for (auto& obj : jobs_->store().by_index(cache::label_index_name(kCreatedByJobTemplate),
+                                             cache::label_index_value(jt->namespace_, mark))) {
       if (const auto job = job::as_job(obj)) {
         jobs.push_back(job.get());
         held.push_back(std::move(obj));
