@@ -10,7 +10,10 @@ kube::cache::Transform cron_job_view_transform() {
             if (auto spec = object.find("spec"); spec != object.end() && spec->is_object()) {
               if (auto t = spec->find("jobTemplate"); t != spec->end() && t->is_object()) {
                 if (auto js = t->find("spec"); js != t->end()) {
-                  out->job_template_spec = std::move(*js);
+                  // Invalid UTF-8 becomes U+FFFD, as Go's encoder (the API server) writes it.
+                  out->job_template_spec =
+                      js->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+                  out->job_template_spec.shrink_to_fit();
                 }
               }
             }

@@ -1,7 +1,9 @@
 #pragma once
 // The CronJob informer's cached form: the typed CronJob (common/volcano/cron_job.h) plus its job
 // template's spec as the API server stored it, which each new Job copies verbatim (a typed
-// JobSpec would drop fields this version does not model).
+// JobSpec would drop fields this version does not model). The spec is kept as compact JSON text,
+// parsed when a run's Job is made: a parsed tree takes several times the text's memory, for every
+// CronJob, all the time between its runs.
 //
 // Threads: the transform is thread-safe; cached CronJobs are immutable.
 
@@ -15,7 +17,7 @@
 namespace vc::controllers::cronjob {
 
 struct CronJobView : volcano::CronJob {
-  nlohmann::json job_template_spec;  // spec.jobTemplate.spec; null when absent
+  std::string job_template_spec;  // spec.jobTemplate.spec as compact JSON; empty when absent
 };
 
 // Named "cronjob-view"; throws volcano::DecodeError naming the field on a malformed CronJob (the

@@ -240,11 +240,19 @@ Plan plan_sync(const Snapshot& s) {
   const auto zone = go::Location::load(cj.spec.time_zone.value_or(""));
   ScheduleClock after = clock;
   after.last_schedule = due.time;
-  plan.steps.push_back(
-      CreateJob{.job = job_for_run(cj, s.job_template_spec ? *s.job_template_spec : json(),
-                                   *due.time, zone ? **zone : *go::Location::utc()),
-                .scheduled = *due.time,
-                .requeue_after = next_requeue_delay(after, s.now, *schedule)});
+  // Parsed only here: the cache keeps the text, a fraction of a parsed tree's memory.
+  json template_spec;
+  if (s.job_template_spec != nullptr && !s.job_template_spec->empty()) {
+    template_spec = json::parse(*s.job_template_spec, nullptr, /*allow_exceptions=*/false);
+    if (template_spec.is_discarded()) {
+      plan.steps.push_back(Fail{"spec.jobTemplate.spec: not valid JSON"});
+      return plan;
+    }
+  }
+  plan.steps.push_back(CreateJob{
+      .job = job_for_run(cj, template_spec, *due.time, zone ? **zone : *go::Location::utc()),
+      .scheduled = *due.time,
+      .requeue_after = next_requeue_delay(after, s.now, *schedule)});
   return plan;
 }
 

@@ -34,8 +34,9 @@ struct OwnedJob {
 
 struct Snapshot {
   const volcano::CronJob* cron_job = nullptr;
-  // spec.jobTemplate.spec as the API server stored it: copied verbatim into each new Job.
-  const nlohmann::json* job_template_spec = nullptr;
+  // spec.jobTemplate.spec as the API server stored it, as compact JSON text (empty or null when
+  // absent): copied verbatim into each new Job.
+  const std::string* job_template_spec = nullptr;
   std::vector<OwnedJob> owned{};
   // For each status.active name that no owned Job carries: the UID of the Job the cache holds
   // under that name, absent when there is none.

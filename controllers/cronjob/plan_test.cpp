@@ -39,7 +39,7 @@ volcano::CronJob cron_job(json spec = json::object(), json status = json::object
 
 struct Fixture {
   volcano::CronJob cj;
-  json template_spec = {{"queue", "default"}};
+  std::string template_spec = R"({"queue":"default"})";
   Snapshot snapshot(api::TimePoint now, std::vector<OwnedJob> owned = {}) const {
     return Snapshot{.cron_job = &cj,
                     .job_template_spec = &template_spec,
@@ -224,6 +224,23 @@ TEST(PlanSync, ABadZoneOrScheduleFails) {
 
   const Fixture tz{cron_job({{"schedule", "TZ=UTC * * * *"}})};
   EXPECT_EQ(steps_of<Event>(plan_sync(tz.snapshot(at(1, 1)))).at(0).reason, "UnsupportedSchedule");
+}
+
+TEST(PlanSync, ATemplateSpecThatIsNotJsonFailsTheRunNamingTheField) {
+  Fixture f{cron_job()};
+  f.template_spec = R"({"queue":)";
+  const Plan p = plan_sync(f.snapshot(at(1, 2)));
+  EXPECT_TRUE(steps_of<CreateJob>(p).empty());
+  ASSERT_EQ(steps_of<Fail>(p).size(), 1u);
+  EXPECT_NE(steps_of<Fail>(p)[0].error.find("spec.jobTemplate.spec"), std::string::npos);
+}
+
+TEST(PlanSync, NoTemplateSpecMakesAJobWithAnEmptySpec) {
+  Fixture f{cron_job()};
+  f.template_spec.clear();
+  const auto creates = steps_of<CreateJob>(plan_sync(f.snapshot(at(1, 2))));
+  ASSERT_EQ(creates.size(), 1u);
+  EXPECT_EQ(creates[0].job["spec"], json::object());
 }
 
 }  // namespace

@@ -38,7 +38,7 @@ EventCache::EventCache(std::size_t capacity, std::chrono::seconds window)
 Plan EventCache::plan(const Event& e) const {
   const auto it = index_.find(aggregation_key(e));
   if (it != index_.end()) {
-    const Entry& prev = *it->second;
+    const Entry& prev = it->second;
     if (e.time - prev.last_timestamp < window_) {
       return Plan{Plan::Verb::Patch, prev.name, prev.namespace_, prev.count + 1,
                   prev.first_timestamp};
@@ -49,24 +49,22 @@ Plan EventCache::plan(const Event& e) const {
 }
 
 void EventCache::remember(const Event& e, const Plan& sent) {
-  std::string key = aggregation_key(e);
-  const auto it = index_.find(key);
-  if (it != index_.end()) {
-    lru_.erase(it->second);
-    index_.erase(it);
-  }
-  lru_.push_front(Entry{key, sent.name, sent.namespace_, sent.count, sent.first_timestamp, e.time});
-  index_.emplace(std::move(key), lru_.begin());
+  auto [it, added] = index_.try_emplace(aggregation_key(e));
+  Entry& entry = it->second;
+  if (!added) lru_.erase(entry.recency);
+  lru_.push_front(&it->first);
+  entry = Entry{sent.name, sent.namespace_, sent.count, sent.first_timestamp, e.time, lru_.begin()};
   while (lru_.size() > capacity_) {
-    index_.erase(lru_.back().key);
+    const std::string* oldest = lru_.back();
     lru_.pop_back();
+    index_.erase(index_.find(*oldest));  // by iterator: the key lives in the erased node
   }
 }
 
 void EventCache::forget(const Event& e) {
   const auto it = index_.find(aggregation_key(e));
   if (it == index_.end()) return;
-  lru_.erase(it->second);
+  lru_.erase(it->second.recency);
   index_.erase(it);
 }
 

@@ -46,19 +46,21 @@ class EventCache {
 
  private:
   struct Entry {
-    std::string key;
     std::string name;
     std::string namespace_;
     std::int32_t count = 0;
     WallTime first_timestamp;
     WallTime last_timestamp;
+    std::list<const std::string*>::iterator recency;  // its place in lru_
   };
 
   const std::size_t capacity_;
   const std::chrono::seconds window_;
-  std::list<Entry> lru_;  // front = most recently sent
-  // Invariant: index_ holds exactly one iterator per element of lru_, under that element's key.
-  std::unordered_map<std::string, std::list<Entry>::iterator> index_;
+  // Each key is held once, by index_ (a node's key never moves); lru_ points at the keys, front =
+  // most recently sent. A key is a few hundred bytes and the cache holds thousands.
+  // Invariant: lru_ holds exactly one pointer to each key of index_, which holds its position.
+  std::unordered_map<std::string, Entry> index_;
+  std::list<const std::string*> lru_;
 };
 
 }  // namespace vc::kube::events
