@@ -1,5 +1,7 @@
 #include "controllers/jobtemplate/plan.h"
 
+#include <algorithm>
+
 namespace vc::controllers::jobtemplate {
 
 std::optional<std::string> template_key_of(const volcano::Job& job) {
@@ -23,6 +25,7 @@ std::optional<std::vector<std::string>> plan_depends_on(
     const std::string* value = job->label(kCreatedByJobTemplate);
     if (value != nullptr && *value == mark) names.push_back(job->name);
   }
+  std::sort(names.begin(), names.end());
   // Volcano writes on every sync; a write that repeats the stored list is skipped here.
   if (names.empty() || names == stored) return std::nullopt;
   return names;

@@ -20,8 +20,10 @@ inline constexpr const char* kCreatedByJobTemplate = "volcano.sh/createdByJobTem
 // non-empty parts (Volcano ignores any other value).
 std::optional<std::string> template_key_of(const volcano::Job& job);
 
-// The new status.jobDependsOnList: the names of the template's Jobs in the order given, or
-// nullopt when nothing is to be written (no such Job, or the stored list is already that).
+// The new status.jobDependsOnList: the names of the template's Jobs, sorted, or nullopt when
+// nothing is to be written (no such Job, or the stored list is already that). Sorted because the
+// cache hands Jobs out in no fixed order: Volcano writes them in its lister's (random) order on
+// every sync; here an unchanged set compares equal and is not written again.
 std::optional<std::vector<std::string>> plan_depends_on(
     const std::string& template_namespace, const std::string& template_name,
     const std::vector<std::string>& stored, const std::vector<const volcano::Job*>& namespace_jobs);

@@ -24,14 +24,14 @@ TEST(JobTemplateKey, ExactlyTwoPartsNameATemplate) {
   EXPECT_EQ(template_key_of(job("j", "ml.")), std::nullopt);
 }
 
-TEST(JobTemplatePlan, ListsTheTemplatesJobsInCacheOrder) {
+TEST(JobTemplatePlan, ListsTheTemplatesJobsSortedByName) {
   const auto b = job("flow-b", "ml.train");
   const auto other = job("flow-x", "ml.eval");
   const auto bare = job("plain", "");
   const auto a = job("flow-a", "ml.train");
   const auto got = plan_depends_on("ml", "train", {}, {&b, &other, &bare, &a});
   ASSERT_TRUE(got.has_value());
-  EXPECT_EQ(*got, (std::vector<std::string>{"flow-b", "flow-a"}));
+  EXPECT_EQ(*got, (std::vector<std::string>{"flow-a", "flow-b"}));
 }
 
 TEST(JobTemplatePlan, NoJobsOrAnUnchangedListWritesNothing) {
@@ -41,6 +41,13 @@ TEST(JobTemplatePlan, NoJobsOrAnUnchangedListWritesNothing) {
   EXPECT_EQ(plan_depends_on("ml", "train", {"flow-a"}, {&a}), std::nullopt);
   EXPECT_EQ(plan_depends_on("ml", "train", {"flow-a", "gone"}, {&a}),
             (std::vector<std::string>{"flow-a"}));
+}
+
+TEST(JobTemplatePlan, TheCachesOrderDoesNotCauseAWrite) {
+  const auto a = job("flow-a", "ml.train");
+  const auto b = job("flow-b", "ml.train");
+  EXPECT_EQ(plan_depends_on("ml", "train", {"flow-a", "flow-b"}, {&b, &a}), std::nullopt);
+  EXPECT_EQ(plan_depends_on("ml", "train", {"flow-a", "flow-b"}, {&a, &b}), std::nullopt);
 }
 
 }  // namespace
