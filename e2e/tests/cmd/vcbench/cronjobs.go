@@ -17,19 +17,14 @@ import (
 // window, the moment the Job watch first delivered its Job minus its scheduled minute (the
 // stamp_* figures use the Job's creationTimestamp instead, which has whole seconds only).
 type cronJobsResult struct {
-	Kind        string  `json:"kind"`
-	Namespace   string  `json:"namespace"`
-	CronJobs    int     `json:"cronjobs"`
-	Minutes     int     `json:"minutes"`
-	GraceS      float64 `json:"grace_s"`
-	Concurrency int     `json:"concurrency"`
-	// StartUnixMs: just before the first create; FirstMinute: the first scheduled minute of the
-	// window (RFC 3339, UTC); EndUnixMs: the end of the window, grace included.
-	StartUnixMs int64  `json:"start_unix_ms"`
-	FirstMinute string `json:"first_minute"`
-	EndUnixMs   int64  `json:"end_unix_ms"`
-	// CreatesDoneS: seconds from the start until the last CronJob create returned.
-	CreatesDoneS *float64       `json:"creates_done_s"`
+	resultHeader
+	CronJobs int     `json:"cronjobs"`
+	Minutes  int     `json:"minutes"`
+	GraceS   float64 `json:"grace_s"`
+	// FirstMinute: the first scheduled minute of the window (RFC 3339, UTC); EndUnixMs: the end
+	// of the window, grace included.
+	FirstMinute  string         `json:"first_minute"`
+	EndUnixMs    int64          `json:"end_unix_ms"`
 	PerMinute    []minuteResult `json:"per_minute"`
 	ExpectedRuns int            `json:"expected_runs"`
 	CreatedRuns  int            `json:"created_runs"`
@@ -45,8 +40,6 @@ type cronJobsResult struct {
 	StampLatenessP50S *float64 `json:"stamp_lateness_p50_s"`
 	StampLatenessP99S *float64 `json:"stamp_lateness_p99_s"`
 	StampLatenessMaxS *float64 `json:"stamp_lateness_max_s"`
-	CreateFailures    int      `json:"create_failures"`
-	Error             string   `json:"error,omitempty"`
 }
 
 // minuteResult is one scheduled minute of the window.
@@ -108,8 +101,9 @@ func runCronJobs(args []string) error {
 	ctx, cancel := signalContext()
 	defer cancel()
 
-	res := cronJobsResult{Kind: "cronjobs", Namespace: common.namespace, CronJobs: opt.cronJobs,
-		Minutes: opt.minutes, GraceS: opt.grace.Seconds(), Concurrency: opt.concurrency}
+	res := cronJobsResult{
+		resultHeader: resultHeader{Kind: "cronjobs", Namespace: common.namespace, Concurrency: opt.concurrency},
+		CronJobs:     opt.cronJobs, Minutes: opt.minutes, GraceS: opt.grace.Seconds()}
 	err = measureCronJobs(ctx, c, common, opt, processAlive(*controllerPid), &res)
 	if err != nil {
 		res.Error = err.Error()

@@ -16,15 +16,10 @@ import (
 // jobFlowsResult is the JSON result of `vcbench jobflows`. The *_s fields are seconds from just
 // before the first JobFlow create (the JobTemplates exist by then); null when not reached.
 type jobFlowsResult struct {
-	Kind        string `json:"kind"`
-	Namespace   string `json:"namespace"`
-	Flows       int    `json:"flows"`
-	Steps       int    `json:"steps"`
-	Jobs        int    `json:"jobs"`
-	Concurrency int    `json:"concurrency"`
-	StartUnixMs int64  `json:"start_unix_ms"`
-	// CreatesDoneS: the last JobFlow create returned.
-	CreatesDoneS  *float64 `json:"creates_done_s"`
+	resultHeader
+	Flows         int      `json:"flows"`
+	Steps         int      `json:"steps"`
+	Jobs          int      `json:"jobs"`
 	FirstSucceedS *float64 `json:"first_succeed_s"`
 	AllSucceedS   *float64 `json:"all_succeed_s"`
 	// FlowSucceed*: per flow, from its create request to the first watch event showing it Succeed.
@@ -33,8 +28,6 @@ type jobFlowsResult struct {
 	FlowsSucceeded  int            `json:"flows_succeeded"`
 	FlowPhases      map[string]int `json:"flow_phases"`
 	JobPhases       map[string]int `json:"job_phases"`
-	CreateFailures  int            `json:"create_failures"`
-	Error           string         `json:"error,omitempty"`
 }
 
 func runJobFlows(args []string) error {
@@ -67,8 +60,8 @@ func runJobFlows(args []string) error {
 	ctx, cancel := signalContext()
 	defer cancel()
 
-	res := jobFlowsResult{Kind: "jobflows", Namespace: common.namespace, Flows: *flows, Steps: len(flowSteps),
-		Jobs: *flows * len(flowSteps), Concurrency: *concurrency}
+	res := jobFlowsResult{resultHeader: resultHeader{Kind: "jobflows", Namespace: common.namespace, Concurrency: *concurrency}, Flows: *flows, Steps: len(flowSteps),
+		Jobs: *flows * len(flowSteps)}
 	job := finishingJobSpec(*queue, place, *succeedAfter)
 	err = measureJobFlows(ctx, c, common, job, place, processAlive(*controllerPid), &res)
 	if err != nil {

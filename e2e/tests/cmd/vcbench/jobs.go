@@ -15,18 +15,13 @@ import (
 // jobsResult is the JSON result of `vcbench jobs`. The *_s fields are seconds from just before
 // the first create; those that were not reached are null.
 type jobsResult struct {
-	Kind        string `json:"kind"`
-	Namespace   string `json:"namespace"`
-	Jobs        int    `json:"jobs"`
-	Tasks       int    `json:"tasks"`
-	Pods        int    `json:"pods"`
-	Concurrency int    `json:"concurrency"`
-	StartUnixMs int64  `json:"start_unix_ms"`
-	// CreatesDoneS: the last job create returned.
-	CreatesDoneS *float64 `json:"creates_done_s"`
-	FirstPodS    *float64 `json:"first_pod_s"`
-	AllPodsS     *float64 `json:"all_pods_s"`
-	AllRunningS  *float64 `json:"all_running_s"`
+	resultHeader
+	Jobs        int      `json:"jobs"`
+	Tasks       int      `json:"tasks"`
+	Pods        int      `json:"pods"`
+	FirstPodS   *float64 `json:"first_pod_s"`
+	AllPodsS    *float64 `json:"all_pods_s"`
+	AllRunningS *float64 `json:"all_running_s"`
 	// PodsPerS is pods / AllPodsS.
 	PodsPerS *float64 `json:"pods_per_s"`
 	// JobRunning*: per job, from its create request to its first Running phase.
@@ -35,8 +30,6 @@ type jobsResult struct {
 	PodsSeen       int            `json:"pods_seen"`
 	JobsRunning    int            `json:"jobs_running"`
 	JobPhases      map[string]int `json:"job_phases"`
-	CreateFailures int            `json:"create_failures"`
-	Error          string         `json:"error,omitempty"`
 }
 
 func runJobs(args []string) error {
@@ -70,8 +63,8 @@ func runJobs(args []string) error {
 	ctx, cancel := signalContext()
 	defer cancel()
 
-	res := jobsResult{Kind: "jobs", Namespace: common.namespace, Jobs: *jobs, Tasks: *tasks,
-		Pods: *jobs * *tasks, Concurrency: *concurrency}
+	res := jobsResult{resultHeader: resultHeader{Kind: "jobs", Namespace: common.namespace, Concurrency: *concurrency}, Jobs: *jobs, Tasks: *tasks,
+		Pods: *jobs * *tasks}
 	err = measureJobs(ctx, c, common, *queue, place, processAlive(*controllerPid), &res)
 	if err != nil {
 		res.Error = err.Error()

@@ -166,3 +166,16 @@ func seconds(d time.Duration) float64 {
 func logf(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "%s vcbench: %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
 }
+
+// resultHeader: what every vcbench result starts with. StartUnixMs is just before the first
+// create; CreatesDoneS the seconds from then until the last create returned (null when it did
+// not); CreateFailures the creates that failed; Error why the measurement ended early.
+type resultHeader struct {
+	Kind           string   `json:"kind"`
+	Namespace      string   `json:"namespace"`
+	Concurrency    int      `json:"concurrency"`
+	StartUnixMs    int64    `json:"start_unix_ms"`
+	CreatesDoneS   *float64 `json:"creates_done_s"`
+	CreateFailures int      `json:"create_failures"`
+	Error          string   `json:"error,omitempty"`
+}

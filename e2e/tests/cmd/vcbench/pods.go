@@ -12,20 +12,14 @@ import (
 // podsResult is the JSON result of `vcbench pods`, the ceiling: how fast a client with the
 // controller-manager's QPS and burst can create the benchmark's pods directly.
 type podsResult struct {
-	Kind        string  `json:"kind"`
-	Namespace   string  `json:"namespace"`
-	Pods        int     `json:"pods"`
-	QPS         float64 `json:"qps"`
-	Burst       int     `json:"burst"`
-	Concurrency int     `json:"concurrency"`
-	StartUnixMs int64   `json:"start_unix_ms"`
+	resultHeader
+	Pods  int     `json:"pods"`
+	QPS   float64 `json:"qps"`
+	Burst int     `json:"burst"`
 	// The *_s fields are seconds from just before the first create; null when not reached.
-	CreatesDoneS   *float64 `json:"creates_done_s"`
-	AllPodsS       *float64 `json:"all_pods_s"`
-	PodsPerS       *float64 `json:"pods_per_s"`
-	PodsSeen       int      `json:"pods_seen"`
-	CreateFailures int      `json:"create_failures"`
-	Error          string   `json:"error,omitempty"`
+	AllPodsS *float64 `json:"all_pods_s"`
+	PodsPerS *float64 `json:"pods_per_s"`
+	PodsSeen int      `json:"pods_seen"`
 }
 
 func runPods(args []string) error {
@@ -62,8 +56,8 @@ func runPods(args []string) error {
 	ctx, cancel := signalContext()
 	defer cancel()
 
-	res := podsResult{Kind: "pods", Namespace: common.namespace, Pods: *pods, QPS: *qps,
-		Burst: *burst, Concurrency: *concurrency}
+	res := podsResult{resultHeader: resultHeader{Kind: "pods", Namespace: common.namespace, Concurrency: *concurrency}, Pods: *pods, QPS: *qps,
+		Burst: *burst}
 	err = measurePods(ctx, limited, watching, common, place, &res)
 	if err != nil {
 		res.Error = err.Error()
