@@ -8,7 +8,8 @@
 #   2. the lifecycle, gang (seed) and bad-input scenarios of the process-mode suite;
 #   3. helm uninstall, last, and what it must leave behind.
 # A cluster this script started is stopped again afterwards unless KEEP_CLUSTER=1. On failure it
-# prints the tail of every component log and of the stack's pods. Extra arguments go to go test.
+# prints the tail of every component log and of the stack's pods, and last (after the cluster's
+# shutdown) the failed tests with their messages. Extra arguments go to go test.
 set -euo pipefail
 export IMPL=chart IMPL_WEBHOOK=chart IMPL_CONTROLLERS=chart
 source "$(dirname "$0")/cluster/lib.sh"
@@ -66,5 +67,6 @@ log "deployed e2e finished in $(( $(date +%s) - start_s )) s with exit code $rc 
 if [ "$rc" != 0 ]; then
   tail_logs 60
   pod_logs
+  collect_failed_tests "$LOGS"/e2e-deployed-*.out
 fi
 exit "$rc"

@@ -2,7 +2,8 @@
 # Runs the end-to-end suite against the local cluster, bringing it up first if needed (with the
 # implementations chosen by IMPL / IMPL_WEBHOOK / IMPL_CONTROLLERS). A cluster this script
 # started is stopped again afterwards unless KEEP_CLUSTER=1. On failure, prints the tail of every
-# component log. Extra arguments go to `go test` (e.g. -run TestGang).
+# component log and, last, the failed tests with their messages. Extra arguments go to `go test`
+# (e.g. -run TestGang).
 set -euo pipefail
 source "$(dirname "$0")/cluster/lib.sh"
 
@@ -35,5 +36,6 @@ set -e
 log "e2e finished in $(( $(date +%s) - start_s )) s with exit code $rc (full output: $LOGS/e2e-go-test.out)"
 if [ "$rc" != 0 ]; then
   tail_logs 60
+  collect_failed_tests "$LOGS/e2e-go-test.out"
 fi
 exit "$rc"

@@ -89,8 +89,53 @@ alive() {
 # runner is about to start is stopped again when it exits, unless KEEP_CLUSTER=1; a cluster that
 # was already up is left as it was.
 down_on_exit_unless_running() {
-  if alive kube-apiserver || [ "${KEEP_CLUSTER:-0}" = 1 ]; then return 0; fi
-  trap '"$cluster_dir/down.sh"' EXIT
+  rm -f "$FAILED_TESTS"
+  if alive kube-apiserver || [ "${KEEP_CLUSTER:-0}" = 1 ]; then
+    trap 'print_failed_tests' EXIT
+  else
+    trap 'down_then_print_failed_tests' EXIT
+  fi
+}
+
+# The failed tests of a runner's go test outputs, with their error lines, are printed as the very
+# last thing it does (after the component logs and the cluster's shutdown): CI keeps only the tail
+# of a long output, and that tail must name what failed.
+FAILED_TESTS=$LOGS/failed-tests.txt
+
+# collect_failed_tests FILE...: writes the failed tests of `go test -v` outputs to $FAILED_TESTS:
+# each "--- FAIL" line, then the last 10 of that test's file:line messages (where a failure is
+# reported), cut to 400 characters.
+collect_failed_tests() {
+  mkdir -p "$LOGS"
+  awk '
+    /^=== (RUN|CONT|NAME|PAUSE) / { cur = $3; next }
+    /^ *--- FAIL: / { if (!($3 in failed)) { failed[$3] = 1; order[++n] = $3 }; next }
+    /^ *[A-Za-z0-9_]+_test\.go:[0-9]+:/ {
+      msgs[cur, cnt[cur]++] = substr($0, 1, 400)
+    }
+    /^panic: / { panics = panics substr($0, 1, 400) "\n" }
+    END {
+      for (i = 1; i <= n; i++) {
+        t = order[i]
+        print "--- FAIL: " t
+        for (j = (cnt[t] > 10 ? cnt[t] - 10 : 0); j < cnt[t]; j++) print msgs[t, j]
+      }
+      printf "%s", panics
+    }' "$@" > "$FAILED_TESTS" 2>/dev/null || true
+}
+
+# The runner's exit status stays its own; a failed shutdown turns a pass into a failure.
+down_then_print_failed_tests() {
+  local rc=$?
+  "$cluster_dir/down.sh" || { [ "$rc" != 0 ] || rc=1; }
+  print_failed_tests
+  exit "$rc"
+}
+
+print_failed_tests() {
+  [ -s "$FAILED_TESTS" ] || return 0
+  echo "===== failed tests (the full outputs are in $LOGS)"
+  cat "$FAILED_TESTS"
 }
 
 # start NAME CMD...: runs CMD in the background with its output in $LOGS/NAME.log and records its
