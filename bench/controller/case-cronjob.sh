@@ -14,7 +14,7 @@ CRON_LEAD_S=30
 # runs that overlap.
 cronjob_pods() { echo $((CRONJOBS * 3)); }
 cronjob_conditions() {
-  echo "cronjob: $CRONJOBS CronJobs every minute, $CRON_MINUTES minutes measured + ${CRON_GRACE}s; controllers: --kube-api-qps=$QPS --kube-api-burst=$BURST --worker-threads=$WORKERS -v=$VERBOSITY"
+  echo "cronjob: $CRONJOBS CronJobs every minute, $CRON_MINUTES minutes measured + ${CRON_GRACE}s; controllers: --kube-api-qps=$QPS --kube-api-burst=$BURST --worker-threads=$WORKERS -v=$VERBOSITY${CONTROLLER_FLAGS[*]+ ${CONTROLLER_FLAGS[*]}}"
 }
 cronjob_describe() { echo "$CRONJOBS CronJobs, $CRON_MINUTES minutes"; }
 

@@ -8,7 +8,7 @@ JOBFLOW_STEPS=5
 # Pods: every step's Job is kept (retain policy), so all of them exist at the end.
 jobflow_pods() { echo $((FLOWS * JOBFLOW_STEPS)); }
 jobflow_conditions() {
-  echo "jobflow: $FLOWS JobFlows x $JOBFLOW_STEPS steps = $(jobflow_pods) Jobs; controllers: --kube-api-qps=$QPS --kube-api-burst=$BURST --worker-threads=$WORKERS -v=$VERBOSITY"
+  echo "jobflow: $FLOWS JobFlows x $JOBFLOW_STEPS steps = $(jobflow_pods) Jobs; controllers: --kube-api-qps=$QPS --kube-api-burst=$BURST --worker-threads=$WORKERS -v=$VERBOSITY${CONTROLLER_FLAGS[*]+ ${CONTROLLER_FLAGS[*]}}"
 }
 jobflow_describe() { echo "$FLOWS JobFlows x $JOBFLOW_STEPS steps"; }
 jobflow_vcbench() {

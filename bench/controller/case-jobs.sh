@@ -8,7 +8,7 @@ TARGET_CEILING_RATIO=0.9
 
 jobs_pods() { echo $((JOBS * TASKS)); }
 jobs_conditions() {
-  echo "jobs: $JOBS x $TASKS tasks = $(jobs_pods) pods; controllers: --kube-api-qps=$QPS --kube-api-burst=$BURST --worker-threads=$WORKERS -v=$VERBOSITY"
+  echo "jobs: $JOBS x $TASKS tasks = $(jobs_pods) pods; controllers: --kube-api-qps=$QPS --kube-api-burst=$BURST --worker-threads=$WORKERS -v=$VERBOSITY${CONTROLLER_FLAGS[*]+ ${CONTROLLER_FLAGS[*]}}"
 }
 jobs_describe() { echo "$JOBS jobs x $TASKS tasks"; }
 jobs_vcbench() {

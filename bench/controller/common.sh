@@ -222,7 +222,7 @@ measure() {
     --kube-api-qps="$QPS" --kube-api-burst="$BURST" \
     --enable-healthz=true --healthz-address="127.0.0.1:$CONTROLLERS_HEALTHZ_PORT" \
     --enable-metrics=true --listen-address="127.0.0.1:$CONTROLLERS_METRICS_PORT" \
-    --logtostderr -v="$VERBOSITY"
+    --logtostderr -v="$VERBOSITY" ${CONTROLLER_FLAGS[@]+"${CONTROLLER_FLAGS[@]}"}
   pid=$(cat "$PIDS/$controller.pid")
   if ! wait_until "$controller healthz" 60 curl -fsS --max-time 2 "http://127.0.0.1:$CONTROLLERS_HEALTHZ_PORT/healthz"; then
     tail -n 30 "$LOGS/$controller.log" >&2

@@ -40,6 +40,8 @@
 #   BENCH_QPS          --kube-api-qps of both, and the ceiling client's QPS (default 200)
 #   BENCH_BURST        --kube-api-burst of both, and the ceiling client's burst (default 400)
 #   BENCH_WORKERS      --worker-threads of both (default 3)
+#   BENCH_CONTROLLER_FLAGS  further flags given to both controllers alike, e.g.
+#                      "--worker-threads-for-cronjob=12" (default none)
 #   BENCH_IMPLS        default "ours reference"
 #   BENCH_ROUNDS       measurements of each implementation (default 1). Rounds alternate the
 #                      order (ours first, then reference first, ...); the table shows every
@@ -77,6 +79,7 @@ FLOWS=${BENCH_FLOWS:-200}
 QPS=${BENCH_QPS:-200}
 BURST=${BENCH_BURST:-400}
 WORKERS=${BENCH_WORKERS:-3}
+read -r -a CONTROLLER_FLAGS <<< "${BENCH_CONTROLLER_FLAGS:-}"
 IMPLS=${BENCH_IMPLS:-"ours reference"}
 ROUNDS=${BENCH_ROUNDS:-1}
 TIMEOUT=${BENCH_TIMEOUT:-600}
