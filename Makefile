@@ -44,7 +44,7 @@ build: $(BUILD_DIR)/build.ninja
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
 # Only the two binaries (what the cluster, the images and the demo run): no tests, no benchmarks.
-BINARIES := vc-webhook-manager vc-controller-manager
+BINARIES := vc-webhook-manager vc-controller-manager vc-cpp
 binaries: $(BUILD_DIR)/build.ninja
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target $(BINARIES)
 

@@ -10,7 +10,9 @@
 # finishes (kwok completes its pods after DEMO_RUN_SECONDS), then the other gang runs.
 #
 # Prints a timeline of each job's phase, its PodGroup's phase and its pod counts, one line per
-# change, until both jobs are Completed (exit 0) or DEMO_TIMEOUT seconds pass (exit 1).
+# change, until both jobs are Completed (exit 0) or DEMO_TIMEOUT seconds pass (exit 1). While one
+# gang runs and the other waits, it asks `vc-cpp explain` (docs/explain.md) once where the waiting
+# one stopped and prints the answer.
 # Re-running replaces the demo's objects. Environment: DEMO_NAMESPACE (vc-demo),
 # DEMO_RUN_SECONDS (10), DEMO_TIMEOUT (240).
 set -euo pipefail
@@ -92,6 +94,8 @@ pg_fmt='{{range .items}}{{range .metadata.ownerReferences}}{{.name}}{{end}} {{.s
 pod_fmt='{{range .items}}{{index .metadata.annotations "volcano.sh/job-name"}} {{.status.phase}}{{"\n"}}{{end}}'
 start=$(date +%s)
 last=""
+explained=false
+explain_bin=$BUILD_DIR/controllers/vc-cpp
 printf '%6s %-6s %-11s %-10s %s\n' TIME JOB PHASE PODGROUP "PODS (running/succeeded/other)"
 while :; do
   now=$(( $(date +%s) - start ))
@@ -112,6 +116,14 @@ while :; do
     while IFS= read -r l; do [ -n "$l" ] && printf '%6s %s\n' "+${now}s" "$l"; done <<<"$lines"
     echo
     last=$lines
+  fi
+  # One gang running whole (3 pods), the other with none running: ask where that one stopped.
+  waiting=$(awk '$4 ~ /^3\// {full=1} $4 ~ /^0\/0\// {w=$1} END {if (full && w != "") print w}' <<<"$lines")
+  if ! $explained && [ -n "$waiting" ] && [ -x "$explain_bin" ]; then
+    explained=true
+    log "$waiting waits; vc-cpp explain $ns/$waiting says:"
+    "$explain_bin" explain "$ns/$waiting" --kubeconfig="$ADMIN_KUBECONFIG" | sed 's/^/    /' || true
+    echo
   fi
   if [ "$done_jobs" -eq "${#jobs[@]}" ]; then
     log "both gangs completed, one after the other, in ${now}s"

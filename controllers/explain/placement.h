@@ -1,0 +1,31 @@
+#pragma once
+// Whether a pod could ever be placed on the cluster's nodes, ignoring room: its nodeSelector must
+// match a node's labels, and that node's NoSchedule and NoExecute taints must all be tolerated
+// (the scheduler's node-selector and taint predicates, which Volcano runs as Kubernetes does).
+// Required node affinity is not evaluated: a pod with one is treated as matching.
+//
+// Threads: pure function.
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace vc::controllers::explain {
+
+struct PlacementCheck {
+  std::string selector;               // "k=v, k2=v2", or "" without a nodeSelector
+  int selector_matches = 0;           // nodes whose labels match it
+  int tolerated = 0;                  // of those, nodes whose taints the pod tolerates
+  std::string untolerated_taint;      // one taint that kept a matching node out: "key=value:Effect"
+  std::vector<std::string> eligible;  // the nodes that pass both
+};
+
+PlacementCheck check_placement(const nlohmann::json& pod, const std::vector<nlohmann::json>& nodes);
+
+// Whether one toleration of the pod tolerates the taint (Kubernetes' matching rules: an empty
+// effect matches every effect, operator Exists ignores the value and with an empty key matches
+// every taint, operator Equal (the default) needs the same key and value).
+bool tolerates(const nlohmann::json& tolerations, const nlohmann::json& taint);
+
+}  // namespace vc::controllers::explain

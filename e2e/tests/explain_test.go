@@ -1,0 +1,215 @@
+package tests
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"vc-cpp.local/e2e/tests/framework"
+)
+
+// explainResult is `vc-cpp explain -o json` and its exit status.
+type explainResult struct {
+	Exit     int
+	Verdict  string `json:"verdict"`
+	Headline string `json:"headline"`
+	Stop     string `json:"stop"`
+	Chain    []struct {
+		Name     string   `json:"name"`
+		State    string   `json:"state"`
+		Summary  string   `json:"summary"`
+		Why      string   `json:"why"`
+		Evidence []string `json:"evidence"`
+	} `json:"chain"`
+	Stderr string
+}
+
+func (r explainResult) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "exit=%d verdict=%s stop=%s headline=%q", r.Exit, r.Verdict, r.Stop, r.Headline)
+	for _, l := range r.Chain {
+		fmt.Fprintf(&b, "\n  %-8s %-11s %s", l.Name, l.State, l.Summary)
+		if l.Why != "" {
+			fmt.Fprintf(&b, "\n           why: %s", l.Why)
+		}
+		for _, e := range l.Evidence {
+			fmt.Fprintf(&b, "\n           - %s", e)
+		}
+	}
+	if r.Stderr != "" {
+		fmt.Fprintf(&b, "\n  stderr: %s", r.Stderr)
+	}
+	return b.String()
+}
+
+// stopLink is the link the command stopped at.
+func (r explainResult) stopLink() (why string, evidence string) {
+	for _, l := range r.Chain {
+		if l.Name == r.Stop {
+			return l.Why, strings.Join(l.Evidence, "\n")
+		}
+	}
+	return "", ""
+}
+
+// explainBinary is the vc-cpp binary of this build, run as the kubectl plugin kubectl-vcjob
+// (the link the build makes next to it): the name users call it by through kubectl.
+func explainBinary(t *testing.T) string {
+	t.Helper()
+	c := framework.LoadLocalCluster(t)
+	dir := c.Var("BUILD_DIR")
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(c.Repo, dir)
+	}
+	return filepath.Join(dir, "controllers", "kubectl-vcjob")
+}
+
+func runExplain(t *testing.T, bin string, args ...string) explainResult {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"explain", "-o", "json"}, args...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	r := explainResult{Stderr: strings.TrimSpace(stderr.String())}
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		r.Exit = exit.ExitCode()
+	case err != nil:
+		t.Fatalf("run %s: %v", bin, err)
+	}
+	if stdout.Len() > 0 {
+		if err := json.Unmarshal(stdout.Bytes(), &r); err != nil {
+			t.Fatalf("explain -o json printed what is not JSON: %v\n%s", err, stdout.String())
+		}
+	}
+	return r
+}
+
+// waitExplain runs the command until want accepts its result, and returns that result.
+func waitExplain(t *testing.T, f *framework.Framework, what string, want func(explainResult) bool,
+	bin string, args ...string) explainResult {
+	t.Helper()
+	var last explainResult
+	f.WaitFor(what, 90*time.Second, func() (bool, string, error) {
+		last = runExplain(t, bin, args...)
+		return want(last), last.String(), nil
+	})
+	return last
+}
+
+// The seed case, explained: two 3-pod gangs on room for four one-CPU pods. The first runs (the
+// command says progressing, exit 0); the second waits for capacity (exit 3) and the command
+// gives the numbers: what its unbound pods need against the free room of the nodes they may use.
+func TestExplainSeedCaseWaitingGang(t *testing.T) {
+	f := framework.New(t, "e2e-explain-seed")
+	bin := explainBinary(t)
+	pool := f.Suffix
+	for i := 0; i < 2; i++ {
+		f.CreateNode(framework.NodeSpec{
+			Name: fmt.Sprintf("explain-%s-%d", pool, i), CPU: "2", Memory: "8Gi", Pods: "110",
+			Labels: map[string]string{poolKey: pool},
+			Taints: []corev1.Taint{{Key: poolKey, Value: pool, Effect: corev1.TaintEffectNoSchedule}},
+		})
+	}
+	f.EnsureQueue(gangQueue, 1)
+	onPool := []corev1.Toleration{{Key: poolKey, Operator: corev1.TolerationOpEqual, Value: pool,
+		Effect: corev1.TaintEffectNoSchedule}}
+	gang := func(name string) framework.JobSpec {
+		// No succeed-after annotation: kwok keeps the pods Running, so the first gang holds its
+		// room for the whole test.
+		task := func(n string, replicas int32) framework.Task {
+			return framework.Task{Name: n, Replicas: replicas, CPU: "1", Memory: "256Mi",
+				NodeSelector: map[string]string{poolKey: pool}, Tolerations: onPool}
+		}
+		return framework.JobSpec{Name: name, Queue: gangQueue, MinAvailable: 3,
+			Tasks: []framework.Task{task("head", 1), task("worker", 2)}}
+	}
+	first := f.CreateJob(framework.NewJob(f.Namespace, gang("ray-a")))
+	f.WaitJobPods(first.Name, "3 pods running", 2*time.Minute, func(p []corev1.Pod) bool { return framework.AllRunning(p, 3) })
+	second := f.CreateJob(framework.NewJob(f.Namespace, gang("ray-b")))
+
+	a := waitExplain(t, f, "ray-a explained as running", func(r explainResult) bool {
+		return r.Verdict == "Progressing"
+	}, bin, f.Namespace+"/"+first.Name)
+	if a.Exit != 0 || a.Stop != "" {
+		t.Errorf("running gang: want exit 0 and no stop, got %s", a)
+	}
+
+	b := waitExplain(t, f, "ray-b explained as waiting for capacity", func(r explainResult) bool {
+		return r.Verdict == "WaitingForCapacity"
+	}, bin, second.Name, "-n", f.Namespace)
+	t.Logf("ray-b: %s", b)
+	if b.Exit != 3 {
+		t.Errorf("waiting gang: exit %d, want 3", b.Exit)
+	}
+	why, evidence := b.stopLink()
+	// Wherever the scheduler holds it (enqueue or binding), the numbers must show three CPUs
+	// needed against the one free on the pool.
+	if !strings.Contains(why+evidence, "cpu: needs 3, has 1") {
+		t.Errorf("waiting gang: the stop does not give the numbers (cpu: needs 3, has 1): %s", b)
+	}
+}
+
+// Stops on the job's own configuration: a node selector no node matches, and a gang larger than
+// its queue's capability. Both exit 4 and name the cause.
+func TestExplainConfigurationErrors(t *testing.T) {
+	f := framework.New(t, "e2e-explain-config")
+	bin := explainBinary(t)
+
+	t.Run("node selector matching no node", func(t *testing.T) {
+		f.EnsureQueue("default", 1)
+		job := f.CreateJob(framework.NewJob(f.Namespace, framework.JobSpec{Name: "nowhere", MinAvailable: 1,
+			Tasks: []framework.Task{{Name: "t", Replicas: 1, CPU: "100m",
+				NodeSelector: map[string]string{"vc-cpp.e2e/no-such-label": f.Suffix}}}}))
+		r := waitExplain(t, f, "nowhere explained", func(r explainResult) bool {
+			return r.Verdict == "ConfigurationError"
+		}, bin, f.Namespace+"/"+job.Name)
+		// Enqueue while the scheduler holds the PodGroup, Binding once its pods exist: either
+		// way the selector is named.
+		why, _ := r.stopLink()
+		if r.Exit != 4 || (r.Stop != "Enqueue" && r.Stop != "Binding") ||
+			!strings.Contains(why, "nodeSelector (vc-cpp.e2e/no-such-label="+f.Suffix+") matches no node") {
+			t.Errorf("want exit 4, stop Enqueue or Binding, the selector named; got %s", r)
+		}
+	})
+
+	t.Run("queue capability smaller than the gang", func(t *testing.T) {
+		name := "e2e-explain-cap-" + f.Suffix
+		f.CreateQueue(name, 1)
+		q, err := f.Volcano.SchedulingV1beta1().Queues().Get(t.Context(), name, metav1.GetOptions{})
+		if err != nil {
+			t.Fatalf("get queue %s: %v", name, err)
+		}
+		q.Spec.Capability = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2")}
+		if _, err := f.Volcano.SchedulingV1beta1().Queues().Update(t.Context(), q, metav1.UpdateOptions{}); err != nil {
+			t.Fatalf("set queue %s capability: %v", name, err)
+		}
+		job := f.CreateJob(framework.NewJob(f.Namespace, framework.JobSpec{Name: "too-big", Queue: name, MinAvailable: 3,
+			Tasks: []framework.Task{{Name: "t", Replicas: 3, CPU: "1"}}}))
+		r := waitExplain(t, f, "too-big explained", func(r explainResult) bool {
+			return r.Verdict == "ConfigurationError"
+		}, bin, f.Namespace+"/"+job.Name)
+		why, _ := r.stopLink()
+		if r.Exit != 4 || r.Stop != "Queue" || !strings.Contains(why, "cpu: needs 3, has 2") {
+			t.Errorf("want exit 4, stop Queue, cpu: needs 3, has 2; got %s", r)
+		}
+	})
+
+	t.Run("job not found", func(t *testing.T) {
+		r := runExplain(t, bin, f.Namespace+"/no-such-job")
+		if r.Exit != 1 || !strings.Contains(r.Stderr, "NotFound") {
+			t.Errorf("want exit 1 and NotFound on stderr; got %s", r)
+		}
+	})
+}
