@@ -14,6 +14,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	batchv1alpha1 "volcano.sh/apis/pkg/apis/batch/v1alpha1"
+	busv1alpha1 "volcano.sh/apis/pkg/apis/bus/v1alpha1"
 
 	"vc-cpp.local/e2e/tests/framework"
 )
@@ -210,6 +212,84 @@ func TestExplainConfigurationErrors(t *testing.T) {
 		r := runExplain(t, bin, f.Namespace+"/no-such-job")
 		if r.Exit != 1 || !strings.Contains(r.Stderr, "NotFound") {
 			t.Errorf("want exit 1 and NotFound on stderr; got %s", r)
+		}
+	})
+}
+
+// More stop points against the real scheduler and controllers: an untolerated taint, a missing
+// PriorityClass, restarts by policy up to maxRetry, and a queue closed under a waiting job.
+func TestExplainMoreStopPoints(t *testing.T) {
+	f := framework.New(t, "e2e-explain-more")
+	bin := explainBinary(t)
+	f.EnsureQueue(jobQueue, 1)
+
+	t.Run("taint not tolerated", func(t *testing.T) {
+		node := "explain-tainted-" + f.Suffix
+		f.CreateNode(framework.NodeSpec{
+			Name: node, CPU: "2", Memory: "8Gi", Pods: "110",
+			Labels: map[string]string{poolKey: node},
+			Taints: []corev1.Taint{{Key: poolKey, Value: "reserved", Effect: corev1.TaintEffectNoSchedule}},
+		})
+		job := f.CreateJob(newJob(f, "untolerated", 1, framework.Task{Name: "t", Replicas: 1, CPU: "100m",
+			NodeSelector: map[string]string{poolKey: node}}))
+		r := waitExplain(t, f, "untolerated explained", func(r explainResult) bool {
+			return r.Verdict == "ConfigurationError"
+		}, bin, f.Namespace+"/"+job.Name)
+		why, _ := r.stopLink()
+		if r.Exit != 4 || !strings.Contains(why, "taint it does not tolerate ("+poolKey+"=reserved:NoSchedule)") {
+			t.Errorf("want exit 4 and the taint named; got %s", r)
+		}
+	})
+
+	t.Run("missing PriorityClass", func(t *testing.T) {
+		spec := newJob(f, "no-class", 1, framework.Task{Name: "t", Replicas: 1, CPU: "100m"})
+		spec.Spec.Tasks[0].Template.Spec.PriorityClassName = "no-such-class-" + f.Suffix
+		job := f.CreateJob(spec)
+		r := waitExplain(t, f, "no-class explained", func(r explainResult) bool {
+			return r.Verdict == "ConfigurationError"
+		}, bin, f.Namespace+"/"+job.Name)
+		why, evidence := r.stopLink()
+		if r.Exit != 4 || r.Stop != "Pods" || !strings.Contains(why, "PriorityClass no-such-class-"+f.Suffix+", which does not exist") {
+			t.Errorf("want exit 4, stop Pods, the class named; got %s", r)
+		}
+		t.Logf("evidence: %s", evidence)
+	})
+
+	t.Run("restarted until maxRetry", func(t *testing.T) {
+		spec := newJob(f, "flaky", 1, endsWith("work", 1, "1s", 2))
+		spec.Spec.MaxRetry = 2
+		spec.Spec.Policies = []batchv1alpha1.LifecyclePolicy{onEvent(busv1alpha1.PodFailedEvent, busv1alpha1.RestartJobAction)}
+		job := f.CreateJob(spec)
+		f.WaitJob(job.Name, "Failed", 3*framework.JobTimeout, phaseIs(batchv1alpha1.Failed))
+		r := runExplain(t, bin, f.Namespace+"/"+job.Name)
+		why, _ := r.stopLink()
+		if r.Exit != 5 || r.Verdict != "Failed" || r.Stop != "Job" || !strings.Contains(why, "reached maxRetry 2") {
+			t.Errorf("want exit 5, verdict Failed at the Job, maxRetry named; got %s", r)
+		}
+	})
+
+	t.Run("queue closed under a waiting job", func(t *testing.T) {
+		name := "e2e-explain-closed-" + f.Suffix
+		f.CreateQueue(name, 1)
+		// A capability the job cannot fit keeps its PodGroup Pending in the queue.
+		q, err := f.Volcano.SchedulingV1beta1().Queues().Get(t.Context(), name, metav1.GetOptions{})
+		if err != nil {
+			t.Fatalf("get queue %s: %v", name, err)
+		}
+		q.Spec.Capability = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("500m")}
+		if _, err := f.Volcano.SchedulingV1beta1().Queues().Update(t.Context(), q, metav1.UpdateOptions{}); err != nil {
+			t.Fatalf("set queue %s capability: %v", name, err)
+		}
+		job := f.CreateJob(framework.NewJob(f.Namespace, framework.JobSpec{Name: "in-closed", Queue: name, MinAvailable: 1,
+			Tasks: []framework.Task{{Name: "t", Replicas: 1, CPU: "1"}}}))
+		f.WaitPodGroup(framework.PodGroupName(job), time.Minute)
+		f.SendCloseQueue(t, name)
+		r := waitExplain(t, f, "in-closed explained", func(r explainResult) bool {
+			why, _ := r.stopLink()
+			return r.Verdict == "ConfigurationError" && strings.Contains(why, "queue "+name+" is Clos")
+		}, bin, f.Namespace+"/"+job.Name)
+		if r.Exit != 4 || r.Stop != "Queue" {
+			t.Errorf("want exit 4, stop Queue; got %s", r)
 		}
 	})
 }

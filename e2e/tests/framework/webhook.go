@@ -169,11 +169,25 @@ func (f *Framework) deleteQueueEventually(t testing.TB, name string) {
 	}
 }
 
-// CloseQueue closes a queue the way `vcctl queue operate --action close` does: it creates a
-// bus.volcano.sh Command with action CloseQueue targeting the queue (in the test namespace; the
-// queue controller handles Commands in any namespace and deletes them), then waits until the
-// queue's status.state is Closed. The queue must have no PodGroups, or it stays Closing.
+// CloseQueue closes a queue the way `vcctl queue operate --action close` does (SendCloseQueue),
+// then waits until the queue's status.state is Closed. The queue must have no PodGroups, or it
+// stays Closing.
 func (f *Framework) CloseQueue(t testing.TB, name string) {
+	t.Helper()
+	f.SendCloseQueue(t, name)
+	WaitFor(t, "queue "+name+" Closed", QueueReadyTimeout, func() (bool, string, error) {
+		q, err := f.Volcano.SchedulingV1beta1().Queues().Get(ctx(), name, metav1.GetOptions{})
+		if err != nil {
+			return false, "", err
+		}
+		return q.Status.State == schedulingv1beta1.QueueStateClosed, "state=" + string(q.Status.State), nil
+	})
+}
+
+// SendCloseQueue creates a bus.volcano.sh Command with action CloseQueue targeting the queue (in
+// the test namespace; the queue controller handles Commands in any namespace and deletes them),
+// without waiting for its effect.
+func (f *Framework) SendCloseQueue(t testing.TB, name string) {
 	t.Helper()
 	q, err := f.Volcano.SchedulingV1beta1().Queues().Get(ctx(), name, metav1.GetOptions{})
 	if err != nil {
@@ -196,11 +210,4 @@ func (f *Framework) CloseQueue(t testing.TB, name string) {
 	if _, err := f.Volcano.BusV1alpha1().Commands(f.Namespace).Create(ctx(), cmd, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("create CloseQueue command for %s: %v", name, err)
 	}
-	WaitFor(t, "queue "+name+" Closed", QueueReadyTimeout, func() (bool, string, error) {
-		q, err := f.Volcano.SchedulingV1beta1().Queues().Get(ctx(), name, metav1.GetOptions{})
-		if err != nil {
-			return false, "", err
-		}
-		return q.Status.State == schedulingv1beta1.QueueStateClosed, "state=" + string(q.Status.State), nil
-	})
 }
