@@ -1,15 +1,23 @@
 #include "controllers/explain/command.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
+#include <fstream>
 #include <iostream>
+#include <iterator>
+#include <memory>
+#include <optional>
 
 #include "common/kube/client.h"
 #include "common/kube/config.h"
+#include "controllers/explain/admission.h"
 #include "controllers/explain/diagnose.h"
 #include "controllers/explain/read_snapshot.h"
 #include "controllers/explain/render.h"
+#include "webhook/check/live_cluster_view.h"
 
 namespace vc::controllers::explain {
 namespace {
@@ -17,6 +25,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: vc-cpp explain [NAMESPACE/]NAME [-n NAMESPACE] [--podgroup] [-o text|json]\n"
     "                      [--kubeconfig PATH] [--context NAME]\n"
+    "       vc-cpp explain -f FILE [NAME] [...]   (a manifest's Job: would the webhook admit it?)\n"
     "Shows where a Volcano Job (or, with --podgroup, a PodGroup) stopped on its way to running:\n"
     "Job -> PodGroup -> Queue -> Enqueue -> Pods -> Binding -> Running, and why.\n"
     "Exit status: 0 progressing or finished, 3 waiting for capacity, 4 configuration error,\n"
@@ -53,6 +62,29 @@ std::string kubeconfig_path(const std::string& flag) {
   return std::string(home != nullptr ? home : "") + "/.kube/config";
 }
 
+// The text of a manifest file, or of standard input for "-".
+api::Expected<std::string> read_file(const std::string& path) {
+  if (path == "-") {
+    return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return api::Unexpected{"cannot read " + path + ": " + std::strerror(errno)};
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// Prints x as asked and returns its exit status.
+int print(const Explanation& x, const CommandLine& cl, const std::vector<std::string>& gaps) {
+  if (cl.output == "json") {
+    nlohmann::json out = render_json(x);
+    if (!gaps.empty()) out["gaps"] = gaps;
+    std::cout << out.dump(2) << "\n";
+  } else {
+    std::cout << render_text(x);
+    for (const std::string& g : gaps) std::cout << "note: " << g << "\n";
+  }
+  return exit_code(x.verdict);
+}
+
 }  // namespace
 
 std::string parse_command_line(const std::vector<std::string>& args, CommandLine& out) {
@@ -64,7 +96,9 @@ std::string parse_command_line(const std::vector<std::string>& args, CommandLine
         flag_value(args, i, "-o", out.output, error) ||
         flag_value(args, i, "--output", out.output, error) ||
         flag_value(args, i, "--kubeconfig", out.kubeconfig, error) ||
-        flag_value(args, i, "--context", out.context, error)) {
+        flag_value(args, i, "--context", out.context, error) ||
+        flag_value(args, i, "-f", out.file, error) ||
+        flag_value(args, i, "--filename", out.file, error)) {
       continue;
     }
     if (a == "--podgroup") {
@@ -78,7 +112,8 @@ std::string parse_command_line(const std::vector<std::string>& args, CommandLine
     }
   }
   if (!error.empty()) return error;
-  if (out.target.empty()) return "missing the job: [NAMESPACE/]NAME";
+  if (out.target.empty() && out.file.empty()) return "missing the job: [NAMESPACE/]NAME or -f FILE";
+  if (!out.file.empty() && out.podgroup) return "-f explains a Job, not a PodGroup";
   if (out.output != "text" && out.output != "json") {
     return "-o must be text or json, got " + out.output;
   }
@@ -122,26 +157,44 @@ int explain_main(int argc, char** argv) {
     kube::ClientOptions options;
     options.qps = 0;  // a one-shot reader: no client-side rate limit
     options.user_agent = "vc-cpp-explain/" VC_VERSION;
-    kube::Client client(std::move(config), options);
+    auto client = std::make_shared<kube::Client>(std::move(config), options);
     std::vector<std::string> gaps;
+    std::optional<Admission> admission;
+    if (!cl.file.empty()) {
+      auto text = read_file(cl.file);
+      if (!text) {
+        std::cerr << "error: " << text.error() << "\n";
+        return 1;
+      }
+      auto job = job_in_manifest(*text, cl.target);
+      if (!job) {
+        std::cerr << "error: " << cl.file << ": " << job.error() << "\n";
+        return 1;
+      }
+      auto view = webhook::check::LiveClusterView::connect(client);
+      if (!view) {
+        std::cerr << "error: reading the cluster's queues: " << view.error() << "\n";
+        return 1;
+      }
+      admission = admit_job(*job, **view, cl.namespace_);
+      cl.namespace_ = admission->namespace_;
+      cl.target = admission->name;
+      if (!admission->allowed) return print(denied_explanation(*admission), cl, gaps);
+    }
     const Target target{cl.podgroup ? TargetKind::PodGroup : TargetKind::Job, cl.namespace_,
                         cl.target};
-    auto snapshot = read_snapshot(client, target, gaps);
+    auto snapshot = read_snapshot(*client, target, gaps);
+    if (!snapshot && admission && snapshot.error().kind == kube::ErrorKind::NotFound) {
+      return print(not_created_explanation(*admission), cl, gaps);
+    }
     if (!snapshot) {
       std::cerr << "error: " << (cl.podgroup ? "podgroup " : "job ") << cl.namespace_ << "/"
                 << cl.target << ": " << snapshot.error().describe() << "\n";
       return 1;
     }
-    const Explanation x = diagnose(*snapshot);
-    if (cl.output == "json") {
-      nlohmann::json out = render_json(x);
-      if (!gaps.empty()) out["gaps"] = gaps;
-      std::cout << out.dump(2) << "\n";
-    } else {
-      std::cout << render_text(x);
-      for (const std::string& g : gaps) std::cout << "note: " << g << "\n";
-    }
-    return exit_code(x.verdict);
+    Explanation x = diagnose(*snapshot);
+    if (admission) x = with_admission(std::move(x), *admission);
+    return print(x, cl, gaps);
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 1;

@@ -5,6 +5,8 @@
 //
 //   vc-cpp explain [NAMESPACE/]NAME [-n NAMESPACE] [--podgroup] [-o text|json]
 //                  [--kubeconfig PATH] [--context NAME]
+//   vc-cpp explain -f FILE [NAME] ...   the manifest's Job: first whether the webhook admits it
+//                                       (admission.h), then, if it exists, the live chain
 //
 // Exit status: 0 progressing or finished, 3 waiting for capacity, 4 stuck on a configuration
 // error, 5 failed (diagnose.h exit_code); 1 when the command could not read what it needs (the
@@ -16,7 +18,8 @@
 namespace vc::controllers::explain {
 
 struct CommandLine {
-  std::string target;      // [NAMESPACE/]NAME
+  std::string target;      // [NAMESPACE/]NAME; optional with -f
+  std::string file;        // -f: a manifest ("-" = standard input)
   std::string namespace_;  // -n; wins over the target's
   bool podgroup = false;   // the target names a PodGroup, not a Job
   std::string output = "text";

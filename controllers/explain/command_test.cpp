@@ -21,7 +21,7 @@ TEST(CommandLine, NamespaceFromTheTargetOrTheFlag) {
 
 TEST(CommandLine, UsageErrorsNameTheProblem) {
   CommandLine c;
-  EXPECT_EQ(parse_command_line({}, c), "missing the job: [NAMESPACE/]NAME");
+  EXPECT_EQ(parse_command_line({}, c), "missing the job: [NAMESPACE/]NAME or -f FILE");
   CommandLine d;
   EXPECT_EQ(parse_command_line({"a/b", "-n", "c"}, d), "namespace a in a/b differs from -n c");
   CommandLine e;

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -205,6 +206,34 @@ func TestExplainConfigurationErrors(t *testing.T) {
 		why, _ := r.stopLink()
 		if r.Exit != 4 || r.Stop != "Queue" || !strings.Contains(why, "cpu: needs 3, has 2") {
 			t.Errorf("want exit 4, stop Queue, cpu: needs 3, has 2; got %s", r)
+		}
+	})
+
+	t.Run("manifest the webhook denies", func(t *testing.T) {
+		manifest := filepath.Join(t.TempDir(), "job.yaml")
+		text := `apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: too-few, namespace: ` + f.Namespace + `}
+spec:
+  minAvailable: 4
+  tasks:
+  - name: worker
+    replicas: 3
+    template:
+      spec:
+        containers: [{name: w, image: busybox}]
+`
+		if err := os.WriteFile(manifest, []byte(text), 0o644); err != nil {
+			t.Fatalf("%v", err)
+		}
+		r := runExplain(t, bin, "-f", manifest)
+		why, _ := r.stopLink()
+		if r.Exit != 4 || r.Stop != "Admission" ||
+			!strings.Contains(why, "job 'minAvailable' should not be greater than total replicas in tasks;") {
+			t.Errorf("want exit 4, stop Admission, the webhook's message; got %s", r)
+		}
+		if _, err := f.GetJob("too-few"); err == nil {
+			t.Errorf("explain -f created the job")
 		}
 	})
 
