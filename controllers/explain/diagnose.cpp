@@ -294,6 +294,28 @@ bool placement_problem(Link& l, const PlacementCheck& placement, const std::stri
   return false;
 }
 
+// Fills l and returns true when pod (a pod, or a task's template as {"spec": ...}) asks for more
+// than the whole allocatable of every schedulable node it may use: no waiting makes it fit.
+bool too_big_for_any_node(Link& l, const json& pod, const PlacementCheck& placement,
+                          const ClusterRoom& room, const std::string& who) {
+  const api::ResourceList need = schedulable(pod_requests_of(pod));
+  std::string example;
+  for (const NodeRoom& n : room.nodes) {
+    if (std::find(placement.eligible.begin(), placement.eligible.end(), n.name) ==
+        placement.eligible.end()) {
+      continue;
+    }
+    const std::string over = exceeding(need, n.allocatable, api::MissingDimension::Zero);
+    if (over.empty()) return false;
+    if (example.empty()) example = "node " + n.name + ": " + over;
+  }
+  if (example.empty()) return false;  // no schedulable node to compare with
+  l.why = who + " requests " + api::describe(need) +
+          ", more than any node it may use has in all (" + example + ")";
+  l.action = "lower the task's requests, or add nodes large enough for one of its pods";
+  return true;
+}
+
 // The room of the nodes the job's pods may use: those that some task's nodeSelector and
 // tolerations allow (every schedulable node for a PodGroup without a Job).
 ClusterRoom eligible_room(const Snapshot& s) {
@@ -345,9 +367,13 @@ Explanation enqueue_stop(Builder& b, const json& queue, const api::ResourceList&
   // The enqueue step's refusals are Normal events (spec scheduler-diagnostics.md §4).
   append(l.evidence, event_lines(b.s, pg, "the PodGroup", 3, true));
 
+  const ClusterRoom all_nodes = cluster_room(b.s.nodes, b.s.node_pods);
   for (const json& t : array_at(b.s.job, {"spec", "tasks"})) {
     const json pseudo_pod{{"spec", at(t, {"template", "spec"})}};
-    if (placement_problem(l, check_placement(pseudo_pod, b.s.nodes), "task " + str(t, {"name"}))) {
+    const std::string who = "task " + str(t, {"name"});
+    const PlacementCheck placement = check_placement(pseudo_pod, b.s.nodes);
+    if (placement_problem(l, placement, who) ||
+        too_big_for_any_node(l, pseudo_pod, placement, all_nodes, "each pod of " + who)) {
       l.state = LinkState::Broken;
       return b.stop(Verdict::ConfigurationError, l.why);
     }
@@ -457,13 +483,14 @@ std::optional<Explanation> binding_link(Builder& b) {
   }
 
   const PlacementCheck placement = check_placement(pod, b.s.nodes);
-  if (placement_problem(l, placement, "pod " + pod_name)) {
+  const ClusterRoom room = cluster_room(b.s.nodes, b.s.node_pods);
+  if (placement_problem(l, placement, "pod " + pod_name) ||
+      too_big_for_any_node(l, pod, placement, room, "pod " + pod_name)) {
     l.state = LinkState::Broken;
     return b.stop(Verdict::ConfigurationError, l.why);
   }
   // Nothing about the nodes rules the pods out: they wait for room, or for the scheduler. The
   // room on the nodes they may use, against what the unbound pods need.
-  const ClusterRoom room = cluster_room(b.s.nodes, b.s.node_pods);
   const api::ResourceList pod_need = schedulable(pod_requests_of(pod));
   api::ResourceList unbound_need;
   for (const json* p : unbound) api::add_to(unbound_need, schedulable(pod_requests_of(*p)));

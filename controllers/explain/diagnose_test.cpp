@@ -302,6 +302,22 @@ TEST(Diagnose, UnboundPodsWithoutRoomWaitBeforeTheSchedulerSaysSo) {
   EXPECT_NE(stop_link(x).why.find("cpu: needs 3, has 1"), std::string::npos);
 }
 
+TEST(Diagnose, APodLargerThanEveryNodeNeverFits) {
+  Snapshot s = base("Pending", "Inqueue");
+  json big = pod("ray-worker-0", "", "Pending");
+  big["spec"]["containers"][0]["resources"]["requests"]["cpu"] = "3";
+  s.pods = {big};
+  expect_stop(diagnose(s), Verdict::ConfigurationError, "Binding",
+              "pod ray-worker-0 requests cpu: 3, more than any node it may use has in all (node "
+              "n1: cpu: needs 3, has 2)");
+
+  // Before the PodGroup is admitted, the same from the task's template.
+  Snapshot p = base("Pending", "Pending");
+  p.job["spec"]["tasks"][0]["template"]["spec"] = big["spec"];
+  expect_stop(diagnose(p), Verdict::ConfigurationError, "Enqueue",
+              "each pod of task worker requests cpu: 3");
+}
+
 TEST(Diagnose, ImageThatCannotBePulled) {
   Snapshot s = base("Pending", "Running");
   for (int i = 0; i < 3; ++i) {

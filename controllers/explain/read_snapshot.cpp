@@ -36,6 +36,46 @@ bool owned_by(const json& object, const std::string& uid) {
   return false;
 }
 
+// Up to this many objects, their events are read one field-selected list each; beyond, the
+// namespace's events once.
+constexpr std::size_t kEventQueriesMax = 12;
+
+// The Job's PodGroup: Volcano names it "<job>-<job uid>" (older releases "<job>"); a GET of each,
+// and only when neither is the Job's, the namespace's PodGroups once. Null when there is none.
+kube::Result<json> find_podgroup(kube::Client& client, const std::string& ns,
+                                 const std::string& job, const std::string& uid,
+                                 std::vector<std::string>& gaps) {
+  for (const std::string& name : {job + "-" + uid, job}) {
+    auto pg = client.get(kube::resources::podgroups, ns, name);
+    if (pg && owned_by(*pg, uid)) return std::move(*pg);
+    if (!pg && pg.error().kind != kube::ErrorKind::NotFound &&
+        pg.error().kind != kube::ErrorKind::Forbidden) {
+      return pg.error();
+    }
+  }
+  auto pgs = list_items(client, kube::resources::podgroups, ns, {}, gaps);
+  if (!pgs) return pgs.error();
+  for (json& pg : *pgs) {
+    if (owned_by(pg, uid)) return std::move(pg);
+  }
+  return json();
+}
+
+// Whether the diagnosis may need the nodes' room: the PodGroup is missing or not admitted, or a
+// live pod has no node.
+bool needs_room(const Snapshot& s) {
+  const std::string phase = str(s.podgroup, {"status", "phase"});
+  if (s.podgroup.is_null() || phase.empty() || phase == "Pending") return true;
+  for (const json& p : s.pods) {
+    const std::string pod_phase = str(p, {"status", "phase"});
+    if (!pod_deleted(p) && str(p, {"spec", "nodeName"}).empty() && pod_phase != "Succeeded" &&
+        pod_phase != "Failed") {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 kube::Result<Snapshot> read_snapshot(kube::Client& client, const Target& target,
@@ -50,15 +90,10 @@ kube::Result<Snapshot> read_snapshot(kube::Client& client, const Target& target,
     auto job = client.get(resources::jobs, ns, target.name);
     if (!job) return job.error();
     s.job = std::move(*job);
-    auto pgs = list_items(client, resources::podgroups, ns, {}, gaps);
-    if (!pgs) return pgs.error();
     const std::string uid = str(s.job, {"metadata", "uid"});
-    for (json& pg : *pgs) {
-      if (owned_by(pg, uid)) {
-        s.podgroup = std::move(pg);
-        break;
-      }
-    }
+    auto pg = find_podgroup(client, ns, target.name, uid, gaps);
+    if (!pg) return pg.error();
+    s.podgroup = std::move(*pg);
     kube::ListOptions by_job;
     by_job.label_selector = "volcano.sh/job-name=" + target.name;
     auto pods = list_items(client, resources::pods, ns, by_job, gaps);
@@ -79,29 +114,44 @@ kube::Result<Snapshot> read_snapshot(kube::Client& client, const Target& target,
     }
   }
 
-  // Events on the Job, its PodGroup and its pods.
+  // Events on the Job, its PodGroup and its pods: by object when they are few, else the
+  // namespace's once.
   std::set<std::string> uids;
   for (const json* o : {&s.job, &s.podgroup}) {
     if (const std::string uid = str(*o, {"metadata", "uid"}); !uid.empty()) uids.insert(uid);
   }
   for (const json& p : s.pods) uids.insert(str(p, {"metadata", "uid"}));
-  auto events = list_items(client, resources::events, ns, {}, gaps);
-  if (!events) return events.error();
-  for (json& e : *events) {
-    if (uids.contains(str(e, {"involvedObject", "uid"}))) s.events.push_back(std::move(e));
+  if (uids.size() <= kEventQueriesMax) {
+    for (const std::string& uid : uids) {
+      kube::ListOptions about;
+      about.field_selector = "involvedObject.uid=" + uid;
+      auto events = list_items(client, resources::events, ns, about, gaps);
+      if (!events) return events.error();
+      for (json& e : *events) s.events.push_back(std::move(e));
+    }
+  } else {
+    auto events = list_items(client, resources::events, ns, {}, gaps);
+    if (!events) return events.error();
+    for (json& e : *events) {
+      if (uids.contains(str(e, {"involvedObject", "uid"}))) s.events.push_back(std::move(e));
+    }
   }
 
   auto queues = list_items(client, resources::queues, "", {}, gaps);
   if (!queues) return queues.error();
   s.queues = std::move(*queues);
-  auto nodes = list_items(client, resources::nodes, "", {}, gaps);
-  if (!nodes) return nodes.error();
-  s.nodes = std::move(*nodes);
-  kube::ListOptions bound;
-  bound.field_selector = "spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed";
-  auto node_pods = list_items(client, resources::pods, "", bound, gaps);
-  if (!node_pods) return node_pods.error();
-  s.node_pods = std::move(*node_pods);
+  // The room on the nodes counts only for a job that waits for it: a PodGroup not admitted yet,
+  // or pods not on a node.
+  if (needs_room(s)) {
+    auto nodes = list_items(client, resources::nodes, "", {}, gaps);
+    if (!nodes) return nodes.error();
+    s.nodes = std::move(*nodes);
+    kube::ListOptions bound;
+    bound.field_selector = "spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed";
+    auto node_pods = list_items(client, resources::pods, "", bound, gaps);
+    if (!node_pods) return node_pods.error();
+    s.node_pods = std::move(*node_pods);
+  }
   auto classes = list_items(client, resources::priorityclasses, "", {}, gaps);
   if (!classes) return classes.error();
   s.priority_classes = std::move(*classes);

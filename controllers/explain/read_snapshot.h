@@ -1,8 +1,11 @@
 #pragma once
-// Reads a Snapshot (snapshot.h) from the cluster, listing each kind once however many jobs the
-// namespace holds: the Job (or PodGroup) by name, the namespace's PodGroups, the Job's pods by
-// its volcano.sh/job-name label (a PodGroup's by their group-name annotation), the namespace's
-// events, and cluster-wide the Queues, Nodes, PriorityClasses and the pods bound to nodes.
+// Reads a Snapshot (snapshot.h) from the cluster with a few requests however many jobs the
+// namespace holds: the Job (or PodGroup) and the Job's PodGroup by name, the Job's pods by its
+// volcano.sh/job-name label (a PodGroup's: the namespace's pods, by their group-name
+// annotation), the events of those objects (by object when they are few, else the namespace's
+// once), and cluster-wide the Queues and PriorityClasses, and, only when the job may be waiting
+// for room (its PodGroup not admitted, or a pod without a node), the Nodes and the pods bound to
+// them.
 //
 // Threads: one call at a time per Client is not required (Client is thread-safe); the function
 // itself keeps no state.
