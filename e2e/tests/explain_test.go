@@ -322,3 +322,26 @@ func TestExplainMoreStopPoints(t *testing.T) {
 		}
 	})
 }
+
+// A pod on the real kubelet node whose image cannot be pulled: the PodGroup runs (the pod is
+// bound), the Job stays Pending, and the command names the container's waiting reason.
+func TestExplainImageNeverPulled(t *testing.T) {
+	f := framework.New(t, "e2e-explain-image")
+	bin := explainBinary(t)
+	f.EnsureQueue(jobQueue, 1)
+	spec := newJob(f, "no-image", 1, framework.Task{Name: "t", Replicas: 1, CPU: "10m",
+		NodeSelector: map[string]string{"kubernetes.io/hostname": framework.RealNodeName()},
+		Tolerations: []corev1.Toleration{{Key: "node-role.kubernetes.io/control-plane",
+			Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule}}})
+	// Nothing listens on port 1: the pull fails at once, with no registry involved.
+	spec.Spec.Tasks[0].Template.Spec.Containers[0].Image = "127.0.0.1:1/vc-cpp-e2e/no-such-image:missing"
+	job := f.CreateJob(spec)
+	r := waitExplain(t, f, "no-image explained", func(r explainResult) bool {
+		return r.Verdict == "ConfigurationError"
+	}, bin, f.Namespace+"/"+job.Name)
+	why, _ := r.stopLink()
+	if r.Exit != 4 || r.Stop != "Running" ||
+		!(strings.Contains(why, "ErrImagePull") || strings.Contains(why, "ImagePullBackOff")) {
+		t.Errorf("want exit 4, stop Running, an image pull reason; got %s", r)
+	}
+}
