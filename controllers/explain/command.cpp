@@ -1,6 +1,7 @@
 #include "controllers/explain/command.h"
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -156,6 +157,9 @@ int explain_main(int argc, char** argv) {
       cl.namespace_ = config.namespace_.empty() ? "default" : config.namespace_;
     kube::ClientOptions options;
     options.qps = 0;  // a one-shot reader: no client-side rate limit
+    // An unreachable cluster fails the command within seconds, not minutes of retries.
+    options.request_timeout = std::chrono::seconds(10);
+    options.max_retries = 1;
     options.user_agent = "vc-cpp-explain/" VC_VERSION;
     auto client = std::make_shared<kube::Client>(std::move(config), options);
     std::vector<std::string> gaps;
@@ -180,6 +184,8 @@ int explain_main(int argc, char** argv) {
       cl.namespace_ = admission->namespace_;
       cl.target = admission->name;
       if (!admission->allowed) return print(denied_explanation(*admission), cl, gaps);
+      // A Job named by generateName has no name before it is created: nothing to look up.
+      if (admission->name.empty()) return print(not_created_explanation(*admission), cl, gaps);
     }
     const Target target{cl.podgroup ? TargetKind::PodGroup : TargetKind::Job, cl.namespace_,
                         cl.target};

@@ -17,13 +17,14 @@ namespace {
 
 using nlohmann::json;
 
+// A Job's maxRetry when it sets none (the Job webhook's default).
 constexpr int kDefaultMaxRetry = 3;
 // How long a new object may lack its next step before that counts as a stop: the controller
 // makes a Job's PodGroup, and the scheduler looks at a new PodGroup, within a few seconds.
 constexpr std::chrono::seconds kGrace{20};
-const std::vector<std::string> kLinkNames{
-    "Job",  "PodGroup", "Queue",  "Enqueue",
-    "Pods", "Binding",  "Running"};  // spec job-controller.md: maxRetry defaults to 3
+// The links of a Job's chain, in order.
+const std::vector<std::string> kLinkNames{"Job",  "PodGroup", "Queue",  "Enqueue",
+                                          "Pods", "Binding",  "Running"};
 
 // Whether object was created less than kGrace before the snapshot.
 bool young(const json& object, api::TimePoint now) {
@@ -55,7 +56,7 @@ std::vector<std::string> condition_lines(const json& object, std::string_view pr
 }
 
 // The Warning events (and, with all_types, every event) on one object, newest last, at most
-// `limit`, as "Event on <what>: <reason>: <message> (xN)".
+// `limit`, as "event on <what>: <reason>: <message> (xN)".
 std::vector<std::string> event_lines(const Snapshot& s, const json& object, std::string_view what,
                                      std::size_t limit, bool all_types = false) {
   const std::string uid = str(object, {"metadata", "uid"});
@@ -189,8 +190,8 @@ std::optional<Explanation> job_link(Builder& b) {
       if (l.evidence.size() > 12) break;
     }
     l.action =
-        "read the failed pods' logs (kubectl logs --previous); fix the cause, then "
-        "create the job again (a finished job does not restart)";
+        "read the failed pods' logs (kubectl logs POD); fix the cause, then create the job "
+        "again (a finished job does not restart)";
     return b.stop(Verdict::Failed, l.why);
   }
   if (phase == "Restarting" || phase == "Aborting" || phase == "Terminating" ||
