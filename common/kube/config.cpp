@@ -260,11 +260,12 @@ Config Config::in_cluster(const std::string& root) {
   return c;
 }
 
-Config Config::load(const std::string& kubeconfig_path, const std::string& master) {
+Config Config::load(const std::string& kubeconfig_path, const std::string& master,
+                    const std::string& context) {
   Config c;
   bool found = true;
   if (!kubeconfig_path.empty()) {
-    c = from_kubeconfig_file(kubeconfig_path);
+    c = from_kubeconfig_file(kubeconfig_path, context);
   } else if (const std::string list = env("KUBECONFIG"); !list.empty()) {
     std::string chosen;
     std::stringstream ss(list);
@@ -275,13 +276,17 @@ Config Config::load(const std::string& kubeconfig_path, const std::string& maste
       }
     }
     if (chosen.empty()) throw ConfigError("$KUBECONFIG=" + list + ": none of these files exists");
-    c = from_kubeconfig_file(chosen);
-  } else if (!env("KUBERNETES_SERVICE_HOST").empty() &&
+    c = from_kubeconfig_file(chosen, context);
+  } else if (context.empty() && !env("KUBERNETES_SERVICE_HOST").empty() &&
              file_exists(std::string(kDefaultInClusterRoot) + "/token")) {
     c = in_cluster(kDefaultInClusterRoot);
   } else if (const std::string home = env("HOME");
              !home.empty() && file_exists(home + "/.kube/config")) {
-    c = from_kubeconfig_file(home + "/.kube/config");
+    c = from_kubeconfig_file(home + "/.kube/config", context);
+  } else if (!context.empty()) {
+    throw ConfigError("context " + context +
+                      ": no kubeconfig (pass --kubeconfig, set $KUBECONFIG or create "
+                      "~/.kube/config)");
   } else {
     found = false;
   }

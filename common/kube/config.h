@@ -36,8 +36,11 @@ struct Config {
   std::string namespace_;              // the context's namespace, or the in-cluster namespace file
 
   // Resolution order as in client-go: explicit kubeconfig path, else $KUBECONFIG (first file),
-  // else in-cluster, else ~/.kube/config. A non-empty master overrides the server URL.
-  static Config load(const std::string& kubeconfig_path, const std::string& master);
+  // else in-cluster, else ~/.kube/config. A non-empty master overrides the server URL. A
+  // non-empty context is used instead of the kubeconfig's current-context (as kubectl
+  // --context); it needs a kubeconfig file, so it never falls back to in-cluster credentials.
+  static Config load(const std::string& kubeconfig_path, const std::string& master,
+                     const std::string& context = {});
   static Config from_kubeconfig_file(const std::string& path, const std::string& context = {});
   static Config from_kubeconfig_yaml(const std::string& yaml, const std::string& base_dir,
                                      const std::string& context = {});

@@ -195,6 +195,16 @@ contexts: [{name: c, context: {cluster: k}}]
   EXPECT_EQ(overridden.server, "http://127.0.0.1:8080");
 }
 
+TEST(Config, LoadWithAContextPicksItInTheResolvedFile) {
+  TempDir dir;
+  const std::string file = dir.write("config", kTwoContexts);
+  ScopedEnv env("KUBECONFIG", (dir.path() / "missing").string() + ":" + file);
+  EXPECT_EQ(Config::load("", "").server, "https://10.0.0.1:6443");
+  EXPECT_EQ(Config::load("", "", "prod").server, "https://prod.example:443");
+  EXPECT_EQ(Config::load(file, "", "prod").server, "https://prod.example:443");
+  EXPECT_THROW(Config::load(file, "", "nosuch"), ConfigError);
+}
+
 TEST(Config, KubeconfigEnvWithNoExistingFileIsAnError) {
   TempDir dir;
   ScopedEnv env("KUBECONFIG", (dir.path() / "a").string() + ":" + (dir.path() / "b").string());

@@ -19,7 +19,7 @@ std::string job_name(const nlohmann::json& o) {
 
 // The links after Admission, not reached.
 void add_not_reached(Explanation& x) {
-  for (const char* name : {"Job", "PodGroup", "Queue", "Enqueue", "Pods", "Binding", "Running"}) {
+  for (const std::string& name : link_names()) {
     x.chain.push_back(Link{name, LinkState::NotReached, "", "", {}, ""});
   }
 }

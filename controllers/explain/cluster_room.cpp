@@ -97,6 +97,17 @@ ClusterRoom cluster_room(const std::vector<nlohmann::json>& nodes,
 
 namespace vc::controllers::explain {
 
+ClusterRoom restrict_to(const ClusterRoom& room, const std::set<std::string>& names) {
+  ClusterRoom out;
+  for (const NodeRoom& n : room.nodes) {
+    if (!names.contains(n.name)) continue;
+    api::add_to(out.allocatable, n.allocatable);
+    api::add_to(out.free, n.free);
+    out.nodes.push_back(n);
+  }
+  return out;
+}
+
 api::ResourceList only(const api::ResourceList& list, const api::ResourceList& keys) {
   api::ResourceList out;
   for (const auto& [name, q] : list) {

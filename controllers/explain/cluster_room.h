@@ -5,6 +5,7 @@
 //
 // Threads: pure functions.
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,9 @@ struct ClusterRoom {
 // node_pods: pods bound to nodes; the ones neither finished nor deleted take room.
 ClusterRoom cluster_room(const std::vector<nlohmann::json>& nodes,
                          const std::vector<nlohmann::json>& node_pods);
+
+// The part of room on the named nodes (the sums recomputed over them).
+ClusterRoom restrict_to(const ClusterRoom& room, const std::set<std::string>& names);
 
 // The requests of one pod (its effective requests, as the scheduler counts them), or empty when
 // the pod's spec cannot be read.

@@ -1,23 +1,20 @@
 #include "controllers/explain/command.h"
 
-#include <cerrno>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <exception>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <memory>
 #include <optional>
 
+#include "common/flags/flag_set.h"
 #include "common/kube/client.h"
 #include "common/kube/config.h"
 #include "controllers/explain/admission.h"
 #include "controllers/explain/diagnose.h"
 #include "controllers/explain/read_snapshot.h"
 #include "controllers/explain/render.h"
+#include "webhook/check/inputs.h"
 #include "webhook/check/live_cluster_view.h"
 
 namespace vc::controllers::explain {
@@ -31,47 +28,6 @@ constexpr const char* kUsage =
     "Job -> PodGroup -> Queue -> Enqueue -> Pods -> Binding -> Running, and why.\n"
     "Exit status: 0 progressing or finished, 3 waiting for capacity, 4 configuration error,\n"
     "5 failed, 1 the command could not read the cluster, 2 usage error.\n";
-
-// Takes the value of a flag given as "--flag value" or "--flag=value".
-bool flag_value(const std::vector<std::string>& args, std::size_t& i, std::string_view name,
-                std::string& value, std::string& error) {
-  const std::string& a = args[i];
-  if (a == name) {
-    if (i + 1 >= args.size()) {
-      error = std::string(name) + " needs a value";
-      return true;
-    }
-    value = args[++i];
-    return true;
-  }
-  if (a.size() > name.size() && a.starts_with(name) && a[name.size()] == '=') {
-    value = a.substr(name.size() + 1);
-    return true;
-  }
-  return false;
-}
-
-// The kubeconfig file a --context applies to: --kubeconfig, else the first file of
-// $KUBECONFIG, else ~/.kube/config (as kubectl picks it).
-std::string kubeconfig_path(const std::string& flag) {
-  if (!flag.empty()) return flag;
-  if (const char* env = std::getenv("KUBECONFIG"); env != nullptr && *env != '\0') {
-    const std::string list = env;
-    return list.substr(0, list.find(':'));
-  }
-  const char* home = std::getenv("HOME");
-  return std::string(home != nullptr ? home : "") + "/.kube/config";
-}
-
-// The text of a manifest file, or of standard input for "-".
-api::Expected<std::string> read_file(const std::string& path) {
-  if (path == "-") {
-    return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return api::Unexpected{"cannot read " + path + ": " + std::strerror(errno)};
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 // Prints x as asked and returns its exit status.
 int print(const Explanation& x, const CommandLine& cl, const std::vector<std::string>& gaps) {
@@ -89,30 +45,24 @@ int print(const Explanation& x, const CommandLine& cl, const std::vector<std::st
 }  // namespace
 
 std::string parse_command_line(const std::vector<std::string>& args, CommandLine& out) {
-  std::string error;
-  for (std::size_t i = 0; i < args.size() && error.empty(); ++i) {
-    const std::string& a = args[i];
-    if (flag_value(args, i, "-n", out.namespace_, error) ||
-        flag_value(args, i, "--namespace", out.namespace_, error) ||
-        flag_value(args, i, "-o", out.output, error) ||
-        flag_value(args, i, "--output", out.output, error) ||
-        flag_value(args, i, "--kubeconfig", out.kubeconfig, error) ||
-        flag_value(args, i, "--context", out.context, error) ||
-        flag_value(args, i, "-f", out.file, error) ||
-        flag_value(args, i, "--filename", out.file, error)) {
-      continue;
-    }
-    if (a == "--podgroup") {
-      out.podgroup = true;
-    } else if (a.starts_with("-")) {
-      error = "unknown flag " + a;
-    } else if (out.target.empty()) {
-      out.target = a;
-    } else {
-      error = "one job at a time: got " + out.target + " and " + a;
-    }
+  // kubectl's flags, long and short (a one-letter name is its own shorthand).
+  flags::FlagSet fs("vc-cpp explain");
+  for (const char* name : {"namespace", "n"}) fs.string_var(name, &out.namespace_, "namespace");
+  for (const char* name : {"output", "o"}) fs.string_var(name, &out.output, "text or json");
+  for (const char* name : {"filename", "f"}) fs.string_var(name, &out.file, "a manifest");
+  fs.string_var("kubeconfig", &out.kubeconfig, "kubeconfig file");
+  fs.string_var("context", &out.context, "kubeconfig context");
+  fs.bool_var("podgroup", &out.podgroup, "the target is a PodGroup");
+  auto parsed = fs.parse(args);
+  if (!parsed) return parsed.error();
+  if (parsed->help) {
+    out.help = true;
+    return "";
   }
-  if (!error.empty()) return error;
+  if (parsed->args.size() > 1) {
+    return "one job at a time: got " + parsed->args[0] + " and " + parsed->args[1];
+  }
+  if (!parsed->args.empty()) out.target = parsed->args[0];
   if (out.target.empty() && out.file.empty()) return "missing the job: [NAMESPACE/]NAME or -f FILE";
   if (!out.file.empty() && out.podgroup) return "-f explains a Job, not a PodGroup";
   if (out.output != "text" && out.output != "json") {
@@ -149,10 +99,12 @@ int explain_main(int argc, char** argv) {
     std::cerr << "error: " << error << "\n" << kUsage;
     return 2;
   }
+  if (cl.help) {
+    std::cout << kUsage;
+    return 0;
+  }
   try {
-    kube::Config config = cl.context.empty() ? kube::Config::load(cl.kubeconfig, "")
-                                             : kube::Config::from_kubeconfig_file(
-                                                   kubeconfig_path(cl.kubeconfig), cl.context);
+    kube::Config config = kube::Config::load(cl.kubeconfig, "", cl.context);
     if (cl.namespace_.empty())
       cl.namespace_ = config.namespace_.empty() ? "default" : config.namespace_;
     kube::ClientOptions options;
@@ -165,7 +117,11 @@ int explain_main(int argc, char** argv) {
     std::vector<std::string> gaps;
     std::optional<Admission> admission;
     if (!cl.file.empty()) {
-      auto text = read_file(cl.file);
+      webhook::check::Source source;
+      source.is_stdin = cl.file == "-";
+      source.label = source.is_stdin ? "stdin" : cl.file;
+      if (!source.is_stdin) source.path = cl.file;
+      auto text = webhook::check::read_source(source, std::cin);
       if (!text) {
         std::cerr << "error: " << text.error() << "\n";
         return 1;

@@ -25,6 +25,7 @@ struct CommandLine {
   std::string output = "text";
   std::string kubeconfig;
   std::string context;
+  bool help = false;  // -h or --help
 };
 
 // Parses the arguments after "explain". Returns "" or the usage error.

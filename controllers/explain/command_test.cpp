@@ -27,9 +27,12 @@ TEST(CommandLine, UsageErrorsNameTheProblem) {
   CommandLine e;
   EXPECT_EQ(parse_command_line({"x", "-o", "yaml"}, e), "-o must be text or json, got yaml");
   CommandLine f;
-  EXPECT_EQ(parse_command_line({"x", "--frobnicate"}, f), "unknown flag --frobnicate");
+  EXPECT_EQ(parse_command_line({"x", "--frobnicate"}, f), "unknown flag: --frobnicate");
   CommandLine g;
-  EXPECT_EQ(parse_command_line({"x", "-n"}, g), "-n needs a value");
+  EXPECT_EQ(parse_command_line({"x", "-n"}, g), "flag needs an argument: 'n' in -n");
+  CommandLine help;
+  EXPECT_EQ(parse_command_line({"--help"}, help), "");
+  EXPECT_TRUE(help.help);
   CommandLine h;
   EXPECT_EQ(parse_command_line({"a//b"}, h), "the job must be NAME or NAMESPACE/NAME, got a//b");
 }

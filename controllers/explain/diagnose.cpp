@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <map>
 #include <optional>
 #include <set>
 
@@ -22,9 +21,6 @@ constexpr int kDefaultMaxRetry = 3;
 // How long a new object may lack its next step before that counts as a stop: the controller
 // makes a Job's PodGroup, and the scheduler looks at a new PodGroup, within a few seconds.
 constexpr std::chrono::seconds kGrace{20};
-// The links of a Job's chain, in order.
-const std::vector<std::string> kLinkNames{"Job",  "PodGroup", "Queue",  "Enqueue",
-                                          "Pods", "Binding",  "Running"};
 
 // Whether object was created less than kGrace before the snapshot.
 bool young(const json& object, api::TimePoint now) {
@@ -121,7 +117,7 @@ struct Builder {
     x.stop = static_cast<int>(x.chain.size()) - 1;
     x.verdict = verdict;
     x.headline = std::move(headline);
-    const auto& names = kLinkNames;
+    const auto& names = link_names();
     auto next = std::find(names.begin(), names.end(), x.chain.back().name);
     if (next != names.end()) ++next;
     for (; next != names.end(); ++next)
@@ -296,16 +292,13 @@ bool placement_problem(Link& l, const PlacementCheck& placement, const std::stri
 }
 
 // Fills l and returns true when pod (a pod, or a task's template as {"spec": ...}) asks for more
-// than the whole allocatable of every schedulable node it may use: no waiting makes it fit.
-bool too_big_for_any_node(Link& l, const json& pod, const PlacementCheck& placement,
-                          const ClusterRoom& room, const std::string& who) {
+// than the whole allocatable of every node in room (the nodes it may use): no waiting makes it
+// fit.
+bool too_big_for_any_node(Link& l, const json& pod, const ClusterRoom& room,
+                          const std::string& who) {
   const api::ResourceList need = schedulable(pod_requests_of(pod));
   std::string example;
   for (const NodeRoom& n : room.nodes) {
-    if (std::find(placement.eligible.begin(), placement.eligible.end(), n.name) ==
-        placement.eligible.end()) {
-      continue;
-    }
     const std::string over = exceeding(need, n.allocatable, api::MissingDimension::Zero);
     if (over.empty()) return false;
     if (example.empty()) example = "node " + n.name + ": " + over;
@@ -317,35 +310,30 @@ bool too_big_for_any_node(Link& l, const json& pod, const PlacementCheck& placem
   return true;
 }
 
-// The room of the nodes the job's pods may use: those that some task's nodeSelector and
-// tolerations allow (every schedulable node for a PodGroup without a Job).
-ClusterRoom eligible_room(const Snapshot& s) {
-  ClusterRoom all = cluster_room(s.nodes, s.node_pods);
-  const json& tasks = array_at(s.job, {"spec", "tasks"});
-  if (tasks.empty()) return all;
-  std::set<std::string> eligible;
-  for (const json& t : tasks) {
-    const json pseudo_pod{{"spec", at(t, {"template", "spec"})}};
-    for (std::string& n : check_placement(pseudo_pod, s.nodes).eligible)
-      eligible.insert(std::move(n));
-  }
-  ClusterRoom room;
-  for (NodeRoom& n : all.nodes) {
-    if (!eligible.contains(n.name)) continue;
-    api::add_to(room.allocatable, n.allocatable);
-    api::add_to(room.free, n.free);
-    room.nodes.push_back(std::move(n));
-  }
-  return room;
-}
-
 // Enqueue link, for a PodGroup the scheduler has not admitted: why not, with the numbers.
 Explanation enqueue_stop(Builder& b, const json& queue, const api::ResourceList& minimum) {
   const json& pg = b.s.podgroup;
   Link& l = b.add("Enqueue", LinkState::Waiting,
                   "PodGroup " + str_or(pg, {"status", "phase"}, "(no phase)") +
                       ": not admitted by the scheduler yet");
-  const ClusterRoom room = eligible_room(b.s);
+  // Each task's placement once: a task no node can take stops here; the room counted is that
+  // of the nodes some task may use (every schedulable node for a PodGroup without a Job).
+  const ClusterRoom all_nodes = cluster_room(b.s.nodes, b.s.node_pods);
+  std::set<std::string> eligible;
+  const json& tasks = array_at(b.s.job, {"spec", "tasks"});
+  for (const json& t : tasks) {
+    const json pseudo_pod{{"spec", at(t, {"template", "spec"})}};
+    const std::string who = "task " + str(t, {"name"});
+    const PlacementCheck placement = check_placement(pseudo_pod, b.s.nodes);
+    if (placement_problem(l, placement, who) ||
+        too_big_for_any_node(l, pseudo_pod, restrict_to(all_nodes, placement.eligible),
+                             "each pod of " + who)) {
+      l.state = LinkState::Broken;
+      return b.stop(Verdict::ConfigurationError, l.why);
+    }
+    eligible.insert(placement.eligible.begin(), placement.eligible.end());
+  }
+  const ClusterRoom room = tasks.empty() ? all_nodes : restrict_to(all_nodes, eligible);
   const std::string qname = str(queue, {"metadata", "name"});
   const api::ResourceList capability = schedulable(resources(queue, {"spec", "capability"}));
   const api::ResourceList allocated = schedulable(resources(queue, {"status", "allocated"}));
@@ -368,17 +356,6 @@ Explanation enqueue_stop(Builder& b, const json& queue, const api::ResourceList&
   // The enqueue step's refusals are Normal events (spec scheduler-diagnostics.md §4).
   append(l.evidence, event_lines(b.s, pg, "the PodGroup", 3, true));
 
-  const ClusterRoom all_nodes = cluster_room(b.s.nodes, b.s.node_pods);
-  for (const json& t : array_at(b.s.job, {"spec", "tasks"})) {
-    const json pseudo_pod{{"spec", at(t, {"template", "spec"})}};
-    const std::string who = "task " + str(t, {"name"});
-    const PlacementCheck placement = check_placement(pseudo_pod, b.s.nodes);
-    if (placement_problem(l, placement, who) ||
-        too_big_for_any_node(l, pseudo_pod, placement, all_nodes, "each pod of " + who)) {
-      l.state = LinkState::Broken;
-      return b.stop(Verdict::ConfigurationError, l.why);
-    }
-  }
   if (const auto over = exceeding(minimum, room.allocatable, api::MissingDimension::Zero);
       !over.empty()) {
     l.state = LinkState::Broken;
@@ -465,6 +442,27 @@ std::optional<Explanation> pods_link(Builder& b) {
   return std::nullopt;
 }
 
+// Whether the scheduler has said it cannot place pod: its PodScheduled=False condition, a
+// FailedScheduling event on it, or the PodGroup's Unschedulable=True condition
+// (spec scheduler-diagnostics.md §2, §6).
+bool scheduler_reported(const Snapshot& s, const json& pod) {
+  const auto has_condition = [](const json& object, std::string_view type,
+                                std::string_view status) {
+    for (const json& c : array_at(object, {"status", "conditions"})) {
+      if (str(c, {"type"}) == type && str(c, {"status"}) == status) return true;
+    }
+    return false;
+  };
+  if (has_condition(pod, "PodScheduled", "False") ||
+      has_condition(s.podgroup, "Unschedulable", "True")) {
+    return true;
+  }
+  const std::string uid = str(pod, {"metadata", "uid"});
+  return std::any_of(s.events.begin(), s.events.end(), [&](const json& e) {
+    return str(e, {"involvedObject", "uid"}) == uid && str(e, {"reason"}) == "FailedScheduling";
+  });
+}
+
 // Binding link: pods the scheduler has not placed.
 std::optional<Explanation> binding_link(Builder& b) {
   std::vector<const json*> unbound;
@@ -484,9 +482,9 @@ std::optional<Explanation> binding_link(Builder& b) {
   }
 
   const PlacementCheck placement = check_placement(pod, b.s.nodes);
-  const ClusterRoom room = cluster_room(b.s.nodes, b.s.node_pods);
+  const ClusterRoom room = restrict_to(cluster_room(b.s.nodes, b.s.node_pods), placement.eligible);
   if (placement_problem(l, placement, "pod " + pod_name) ||
-      too_big_for_any_node(l, pod, placement, room, "pod " + pod_name)) {
+      too_big_for_any_node(l, pod, room, "pod " + pod_name)) {
     l.state = LinkState::Broken;
     return b.stop(Verdict::ConfigurationError, l.why);
   }
@@ -495,32 +493,22 @@ std::optional<Explanation> binding_link(Builder& b) {
   const api::ResourceList pod_need = schedulable(pod_requests_of(pod));
   api::ResourceList unbound_need;
   for (const json* p : unbound) api::add_to(unbound_need, schedulable(pod_requests_of(*p)));
-  api::ResourceList free;
+  const api::ResourceList free = only(room.free, pod_need);
   std::string per_node;
   for (const NodeRoom& n : room.nodes) {
-    if (std::find(placement.eligible.begin(), placement.eligible.end(), n.name) ==
-        placement.eligible.end()) {
-      continue;
-    }
-    api::add_to(free, only(n.free, pod_need));
     if (!per_node.empty()) per_node += "; ";
     per_node += n.name + " " + api::describe(only(n.free, pod_need));
   }
   const std::string short_by = exceeding(unbound_need, free, api::MissingDimension::Zero);
-  const bool said_unschedulable =
-      std::any_of(l.evidence.begin(), l.evidence.end(), [](const std::string& e) {
-        return e.find("nschedulable") != std::string::npos ||
-               e.find("FailedScheduling") != std::string::npos;
-      });
-  if (short_by.empty() && !said_unschedulable) {
+  if (short_by.empty() && !scheduler_reported(b.s, pod)) {
     l.state = LinkState::Moving;
     l.summary += ", the scheduler has not reported on them yet";
     return std::nullopt;
   }
-  l.evidence.push_back(
-      std::to_string(unbound.size()) + " unbound pod(s) need " + api::describe(unbound_need) +
-      "; the " + std::to_string(placement.eligible.size()) + " node(s) they may use have free " +
-      api::describe(free) + (per_node.empty() ? "" : " (" + per_node + ")"));
+  l.evidence.push_back(std::to_string(unbound.size()) + " unbound pod(s) need " +
+                       api::describe(unbound_need) + "; the " + std::to_string(room.nodes.size()) +
+                       " node(s) they may use have free " + api::describe(free) +
+                       (per_node.empty() ? "" : " (" + per_node + ")"));
   l.state = LinkState::Waiting;
   l.why = short_by.empty()
               ? "the scheduler has not placed the gang's pods although the nodes they may use "
@@ -589,6 +577,12 @@ Explanation diagnose(const Snapshot& s) {
   const bool moving = std::any_of(b.x.chain.begin(), b.x.chain.end(),
                                   [](const Link& l) { return l.state == LinkState::Moving; });
   return b.through(Verdict::Progressing, moving ? "the job is progressing" : "the job is running");
+}
+
+const std::vector<std::string>& link_names() {
+  static const std::vector<std::string> names{"Job",  "PodGroup", "Queue",  "Enqueue",
+                                              "Pods", "Binding",  "Running"};
+  return names;
 }
 
 std::string_view to_string(LinkState state) {

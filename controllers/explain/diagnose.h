@@ -61,6 +61,9 @@ struct Explanation {
 
 Explanation diagnose(const Snapshot& snapshot);
 
+// The links of a Job's chain, in order ("Job" ... "Running").
+const std::vector<std::string>& link_names();
+
 std::string_view to_string(LinkState state);
 std::string_view to_string(Verdict verdict);
 

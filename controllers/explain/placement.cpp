@@ -63,7 +63,7 @@ PlacementCheck check_placement(const nlohmann::json& pod,
     }
     if (ok) {
       ++out.tolerated;
-      out.eligible.push_back(str(node, {"metadata", "name"}));
+      out.eligible.insert(str(node, {"metadata", "name"}));
     }
   }
   return out;

@@ -6,6 +6,7 @@
 //
 // Threads: pure function.
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -14,11 +15,11 @@
 namespace vc::controllers::explain {
 
 struct PlacementCheck {
-  std::string selector;               // "k=v, k2=v2", or "" without a nodeSelector
-  int selector_matches = 0;           // nodes whose labels match it
-  int tolerated = 0;                  // of those, nodes whose taints the pod tolerates
-  std::string untolerated_taint;      // one taint that kept a matching node out: "key=value:Effect"
-  std::vector<std::string> eligible;  // the nodes that pass both
+  std::string selector;            // "k=v, k2=v2", or "" without a nodeSelector
+  int selector_matches = 0;        // nodes whose labels match it
+  int tolerated = 0;               // of those, nodes whose taints the pod tolerates
+  std::string untolerated_taint;   // one taint that kept a matching node out: "key=value:Effect"
+  std::set<std::string> eligible;  // the nodes that pass both
 };
 
 PlacementCheck check_placement(const nlohmann::json& pod, const std::vector<nlohmann::json>& nodes);

@@ -11,12 +11,20 @@ source "$(dirname "$0")/lib.sh"
 
 export GOTOOLCHAIN=local GOFLAGS=-mod=mod
 vdir=$(cd "$cluster_dir/volcano" && go list -m -f '{{.Dir}}' volcano.sh/volcano)
+# The development manifest is Volcano's chart rendered with its default enabled_admissions, which
+# leave out /podgroups/mutate. The test cluster registers that endpoint for both implementations
+# (webhooks.sh), so Volcano's webhook gets the rule its chart adds when the endpoint is enabled:
+# namespaces get, list, watch (it reads the namespace's default queue).
 volcano_identities() {
   kubectl_ create --dry-run=client -o json -f "$vdir/installer/volcano-development.yaml" \
     | jq -s '{apiVersion: "v1", kind: "List", items: [.[]
             | if .kind == "List" then .items[] else . end
             | select(.kind | IN("ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role",
-                                "RoleBinding", "ConfigMap"))]}'
+                                "RoleBinding", "ConfigMap"))
+            | if .kind == "ClusterRole" and .metadata.name == "volcano-admission"
+              then .rules += [{apiGroups: [""], resources: ["namespaces"],
+                               verbs: ["get", "list", "watch"]}]
+              else . end]}'
 }
 if [ "${1:-}" = delete ]; then
   volcano_identities | kubectl_ delete --ignore-not-found -f - >/dev/null

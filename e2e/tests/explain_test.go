@@ -2,6 +2,7 @@ package tests
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -79,7 +80,10 @@ func explainBinary(t *testing.T) string {
 
 func runExplain(t *testing.T, bin string, args ...string) explainResult {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"explain", "-o", "json"}, args...)...)
+	// The command reads a few lists; a minute is far more than it may take.
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, append([]string{"explain", "-o", "json"}, args...)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -91,12 +95,30 @@ func runExplain(t *testing.T, bin string, args ...string) explainResult {
 	case err != nil:
 		t.Fatalf("run %s: %v", bin, err)
 	}
+	if ctx.Err() != nil {
+		t.Fatalf("%s %v did not end within a minute; stderr: %s", bin, args, r.Stderr)
+	}
 	if stdout.Len() > 0 {
 		if err := json.Unmarshal(stdout.Bytes(), &r); err != nil {
 			t.Fatalf("explain -o json printed what is not JSON: %v\n%s", err, stdout.String())
 		}
 	}
 	return r
+}
+
+// createQueueWithCPUCapability creates an Open queue (deleted at cleanup) whose spec.capability
+// is cpu alone.
+func createQueueWithCPUCapability(t *testing.T, f *framework.Framework, name, cpu string) {
+	t.Helper()
+	f.CreateQueue(name, 1)
+	q, err := f.Volcano.SchedulingV1beta1().Queues().Get(t.Context(), name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("get queue %s: %v", name, err)
+	}
+	q.Spec.Capability = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu)}
+	if _, err := f.Volcano.SchedulingV1beta1().Queues().Update(t.Context(), q, metav1.UpdateOptions{}); err != nil {
+		t.Fatalf("set queue %s capability: %v", name, err)
+	}
 }
 
 // waitExplain runs the command until want accepts its result, and returns that result.
@@ -189,15 +211,7 @@ func TestExplainConfigurationErrors(t *testing.T) {
 
 	t.Run("queue capability smaller than the gang", func(t *testing.T) {
 		name := "e2e-explain-cap-" + f.Suffix
-		f.CreateQueue(name, 1)
-		q, err := f.Volcano.SchedulingV1beta1().Queues().Get(t.Context(), name, metav1.GetOptions{})
-		if err != nil {
-			t.Fatalf("get queue %s: %v", name, err)
-		}
-		q.Spec.Capability = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2")}
-		if _, err := f.Volcano.SchedulingV1beta1().Queues().Update(t.Context(), q, metav1.UpdateOptions{}); err != nil {
-			t.Fatalf("set queue %s capability: %v", name, err)
-		}
+		createQueueWithCPUCapability(t, f, name, "2")
 		job := f.CreateJob(framework.NewJob(f.Namespace, framework.JobSpec{Name: "too-big", Queue: name, MinAvailable: 3,
 			Tasks: []framework.Task{{Name: "t", Replicas: 3, CPU: "1"}}}))
 		r := waitExplain(t, f, "too-big explained", func(r explainResult) bool {
@@ -299,16 +313,8 @@ func TestExplainMoreStopPoints(t *testing.T) {
 
 	t.Run("queue closed under a waiting job", func(t *testing.T) {
 		name := "e2e-explain-closed-" + f.Suffix
-		f.CreateQueue(name, 1)
 		// A capability the job cannot fit keeps its PodGroup Pending in the queue.
-		q, err := f.Volcano.SchedulingV1beta1().Queues().Get(t.Context(), name, metav1.GetOptions{})
-		if err != nil {
-			t.Fatalf("get queue %s: %v", name, err)
-		}
-		q.Spec.Capability = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("500m")}
-		if _, err := f.Volcano.SchedulingV1beta1().Queues().Update(t.Context(), q, metav1.UpdateOptions{}); err != nil {
-			t.Fatalf("set queue %s capability: %v", name, err)
-		}
+		createQueueWithCPUCapability(t, f, name, "500m")
 		job := f.CreateJob(framework.NewJob(f.Namespace, framework.JobSpec{Name: "in-closed", Queue: name, MinAvailable: 1,
 			Tasks: []framework.Task{{Name: "t", Replicas: 1, CPU: "1"}}}))
 		f.WaitPodGroup(framework.PodGroupName(job), time.Minute)
