@@ -278,8 +278,17 @@ std::optional<Explanation> queue_link(Builder& b, const std::string& queue_name,
 // when some node passes both its nodeSelector and its taints.
 bool placement_problem(Link& l, const PlacementCheck& placement, const std::string& who) {
   if (placement.selector_matches == 0) {
-    l.why = who + "'s nodeSelector (" + placement.selector + ") matches no node";
-    l.action = "fix the task's nodeSelector, or label a node to match it";
+    if (placement.affinity.empty()) {
+      l.why = who + "'s nodeSelector (" + placement.selector + ") matches no node";
+      l.action = "fix the task's nodeSelector, or label a node to match it";
+    } else if (placement.selector.empty()) {
+      l.why = who + "'s required node affinity (" + placement.affinity + ") matches no node";
+      l.action = "fix the task's node affinity, or label a node to match it";
+    } else {
+      l.why = who + "'s nodeSelector (" + placement.selector + ") and required node affinity (" +
+              placement.affinity + ") together match no node";
+      l.action = "fix the task's nodeSelector or node affinity, or label a node to match both";
+    }
     return true;
   }
   if (placement.tolerated == 0) {

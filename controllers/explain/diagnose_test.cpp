@@ -250,6 +250,33 @@ TEST(Diagnose, PendingGangWhoseSelectorMatchesNoNodeIsNamedAtEnqueue) {
   EXPECT_EQ(x.headline, "task worker's nodeSelector (disk=ssd) matches no node");
 }
 
+TEST(Diagnose, RequiredNodeAffinityMatchingNoNode) {
+  Snapshot s = base("Pending", "Pending");
+  s.nodes = {node("n1", "4", {{"zone", "a"}}), node("n2", "4", {{"zone", "b"}})};
+  json& spec = s.job["spec"]["tasks"][0]["template"]["spec"];
+  spec["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+      ["nodeSelectorTerms"] = json::array(
+          {{{"matchExpressions",
+             json::array({{{"key", "zone"}, {"operator", "In"}, {"values", {"c"}}}})}}});
+  Explanation x = diagnose(s);
+  EXPECT_EQ(x.verdict, Verdict::ConfigurationError) << render_text(x);
+  EXPECT_EQ(x.headline, "task worker's required node affinity (zone=c) matches no node");
+
+  // With a nodeSelector too, both are named; each alone would match a node.
+  spec["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+      ["nodeSelectorTerms"][0]["matchExpressions"][0]["values"] = {"b"};
+  spec["nodeSelector"] = {{"zone", "a"}};
+  x = diagnose(s);
+  EXPECT_EQ(x.headline,
+            "task worker's nodeSelector (zone=a) and required node affinity (zone=b) together "
+            "match no node");
+
+  // Affinity that a node satisfies: no configuration stop, the gang waits for the scheduler.
+  spec.erase("nodeSelector");
+  x = diagnose(s);
+  EXPECT_EQ(x.verdict, Verdict::WaitingForCapacity) << render_text(x);
+}
+
 TEST(Diagnose, TaintNotTolerated) {
   Snapshot s = base("Pending", "Inqueue");
   const json taint = json::array({{{"key", "gpu"}, {"value", "only"}, {"effect", "NoSchedule"}}});

@@ -1,6 +1,7 @@
 #include "controllers/explain/placement.h"
 
 #include "controllers/explain/json_read.h"
+#include "controllers/explain/node_affinity.h"
 
 namespace vc::controllers::explain {
 
@@ -33,8 +34,11 @@ PlacementCheck check_placement(const nlohmann::json& pod,
       out.selector += k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
     }
   }
+  out.affinity = describe_required_node_affinity(pod);
+  const bool affinity = has_required_node_affinity(pod);
   const nlohmann::json& tolerations = at(pod, {"spec", "tolerations"});
   for (const nlohmann::json& node : nodes) {
+    if (affinity && !node_affinity_matches(pod, node)) continue;
     if (selector.is_object()) {
       const nlohmann::json& labels = at(node, {"metadata", "labels"});
       bool match = true;

@@ -1,8 +1,8 @@
 #pragma once
-// Whether a pod could ever be placed on the cluster's nodes, ignoring room: its nodeSelector must
-// match a node's labels, and that node's NoSchedule and NoExecute taints must all be tolerated
-// (the scheduler's node-selector and taint predicates, which Volcano runs as Kubernetes does).
-// Required node affinity is not evaluated: a pod with one is treated as matching.
+// Whether a pod could ever be placed on the cluster's nodes, ignoring room: its nodeSelector and
+// its required node affinity (node_affinity.h) must match a node, and that node's NoSchedule and
+// NoExecute taints must all be tolerated (the scheduler's node-selector, node-affinity and taint
+// predicates, which Volcano runs as Kubernetes does). Inter-pod affinity is not evaluated.
 //
 // Threads: pure function.
 
@@ -16,7 +16,8 @@ namespace vc::controllers::explain {
 
 struct PlacementCheck {
   std::string selector;            // "k=v, k2=v2", or "" without a nodeSelector
-  int selector_matches = 0;        // nodes whose labels match it
+  std::string affinity;            // the required node affinity's terms, or "" without one
+  int selector_matches = 0;        // nodes that match both
   int tolerated = 0;               // of those, nodes whose taints the pod tolerates
   std::string untolerated_taint;   // one taint that kept a matching node out: "key=value:Effect"
   std::set<std::string> eligible;  // the nodes that pass both

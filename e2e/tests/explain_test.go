@@ -186,27 +186,45 @@ func TestExplainSeedCaseWaitingGang(t *testing.T) {
 	}
 }
 
-// Stops on the job's own configuration: a node selector no node matches, and a gang larger than
-// its queue's capability. Both exit 4 and name the cause.
+// Stops on the job's own configuration: a node selector or a required node affinity no node
+// matches, a gang larger than its queue's capability, a manifest the webhook denies. Each exits 4
+// and names the cause.
 func TestExplainConfigurationErrors(t *testing.T) {
 	f := framework.New(t, "e2e-explain-config")
 	bin := explainBinary(t)
 
+	// A job whose one pod no node may take: a ConfigurationError at Enqueue while the scheduler
+	// holds the PodGroup, at Binding once its pods exist; either way the rule is named.
+	expectNoNode := func(t *testing.T, job *batchv1alpha1.Job, want string) {
+		t.Helper()
+		created := f.CreateJob(job)
+		r := waitExplain(t, f, created.Name+" explained", func(r explainResult) bool {
+			return r.Verdict == "ConfigurationError"
+		}, bin, f.Namespace+"/"+created.Name)
+		why, _ := r.stopLink()
+		if r.Exit != 4 || (r.Stop != "Enqueue" && r.Stop != "Binding") || !strings.Contains(why, want) {
+			t.Errorf("want exit 4, stop Enqueue or Binding, %q; got %s", want, r)
+		}
+	}
+	onePod := func(name string, selector map[string]string) *batchv1alpha1.Job {
+		return framework.NewJob(f.Namespace, framework.JobSpec{Name: name, MinAvailable: 1,
+			Tasks: []framework.Task{{Name: "t", Replicas: 1, CPU: "100m", NodeSelector: selector}}})
+	}
+
 	t.Run("node selector matching no node", func(t *testing.T) {
 		f.EnsureQueue("default", 1)
-		job := f.CreateJob(framework.NewJob(f.Namespace, framework.JobSpec{Name: "nowhere", MinAvailable: 1,
-			Tasks: []framework.Task{{Name: "t", Replicas: 1, CPU: "100m",
-				NodeSelector: map[string]string{"vc-cpp.e2e/no-such-label": f.Suffix}}}}))
-		r := waitExplain(t, f, "nowhere explained", func(r explainResult) bool {
-			return r.Verdict == "ConfigurationError"
-		}, bin, f.Namespace+"/"+job.Name)
-		// Enqueue while the scheduler holds the PodGroup, Binding once its pods exist: either
-		// way the selector is named.
-		why, _ := r.stopLink()
-		if r.Exit != 4 || (r.Stop != "Enqueue" && r.Stop != "Binding") ||
-			!strings.Contains(why, "nodeSelector (vc-cpp.e2e/no-such-label="+f.Suffix+") matches no node") {
-			t.Errorf("want exit 4, stop Enqueue or Binding, the selector named; got %s", r)
-		}
+		expectNoNode(t, onePod("nowhere", map[string]string{"vc-cpp.e2e/no-such-label": f.Suffix}),
+			"nodeSelector (vc-cpp.e2e/no-such-label="+f.Suffix+") matches no node")
+	})
+
+	t.Run("required node affinity matching no node", func(t *testing.T) {
+		f.EnsureQueue("default", 1)
+		job := onePod("no-zone", nil)
+		job.Spec.Tasks[0].Template.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{
+			RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{
+				NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchExpressions: []corev1.NodeSelectorRequirement{{
+					Key: "vc-cpp.e2e/zone", Operator: corev1.NodeSelectorOpIn, Values: []string{f.Suffix}}}}}}}}
+		expectNoNode(t, job, "required node affinity (vc-cpp.e2e/zone="+f.Suffix+") matches no node")
 	})
 
 	t.Run("queue capability smaller than the gang", func(t *testing.T) {
