@@ -73,6 +73,17 @@ void add_volcano_flags(flags::FlagSet& fs, ControllerManagerOptions& o) {
           "to disable job and queue controllers.");
 }
 
+// Flags of ours, not Volcano's (docs/flags.md).
+void add_our_flags(flags::FlagSet& fs, ControllerOptions& c) {
+  fs.duration_var("job-verdict-period", &c.job_verdict_period,
+                  "How often the job controller diagnoses jobs that have not started, as "
+                  "vc-cpp explain does, to record a Warning event on a job that stopped and "
+                  "export vc_cpp_job_verdicts; 0 turns it off.");
+  fs.uint32_var("job-verdicts-per-period", &c.job_verdicts_per_period,
+                "The most jobs one verdict pass reads and diagnoses (each costs a few API "
+                "requests); jobs never diagnosed go first.");
+}
+
 void add_sharding_flags(flags::FlagSet& fs, ShardingOptions& s) {
   fs.string_slice_var("scheduler-configs", &s.scheduler_configs,
                       "(Deprecated) Scheduler configurations in format "
@@ -181,6 +192,7 @@ api::Expected<ParsedCommandLine> parse_command_line(const std::vector<std::strin
   auto parsed = flags::parse_command_line<ControllerManagerOptions>(
       "vc-controller-manager", args, [](flags::FlagSet& fs, ControllerManagerOptions& o) {
         add_volcano_flags(fs, o);
+        add_our_flags(fs, o.controller);
         add_sharding_flags(fs, o.sharding);
         add_leader_election_flags(fs, o.leader_election);
       });
@@ -195,6 +207,10 @@ api::Expected<ParsedCommandLine> parse_command_line(const std::vector<std::strin
 std::vector<std::string> validate(const ControllerManagerOptions& o) {
   std::vector<std::string> errors = validate_controller_gates(o.controllers);
   validate_leader_election(o.leader_election, errors);
+  if (o.controller.job_verdict_period < nanoseconds::zero()) {
+    errors.push_back("--job-verdict-period must be 0 (off) or positive, got " +
+                     go::format_duration(o.controller.job_verdict_period));
+  }
   flags::validate_base(o, errors);
   return errors;
 }

@@ -28,6 +28,8 @@ TEST(ControllerManagerOptions, DefaultsMatchVolcano) {
   EXPECT_EQ(o.controller.worker_threads, 3u);
   EXPECT_EQ(o.controller.worker_threads_for_cronjob, 3u);
   EXPECT_EQ(o.controller.worker_threads_for_podgroup, 5u);
+  EXPECT_EQ(o.controller.job_verdict_period, 30s);  // ours
+  EXPECT_EQ(o.controller.job_verdicts_per_period, 20u);
   EXPECT_EQ(o.controller.worker_threads_for_queue, 5u);
   EXPECT_EQ(o.controller.worker_threads_for_gc, 1u);
   EXPECT_EQ(o.controller.max_requeue_num, 15);
@@ -214,6 +216,8 @@ TEST(ControllerManagerOptions, ValidationMessagesAreExact) {
         "--leader-elect-resource-name="},
        {}},
       {{"--log-format=xml"}, {"invalid --log-format \"xml\": want \"text\" or \"json\""}},
+      {{"--job-verdict-period=-1s"}, {"--job-verdict-period must be 0 (off) or positive, got -1s"}},
+      {{"--job-verdict-period=0"}, {}},
   };
   for (const auto& c : cases) {
     EXPECT_EQ(validate(parse(c.args).options), c.errors) << ::testing::PrintToString(c.args);

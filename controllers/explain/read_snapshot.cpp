@@ -11,13 +11,15 @@ namespace {
 namespace resources = kube::resources;
 using nlohmann::json;
 
-// The items of a list; a Forbidden list is a gap, any other error fails the read.
+// The items of a list, each passed through `slim` when given; a Forbidden list is a gap, any
+// other error fails the read.
 kube::Result<std::vector<json>> list_items(kube::Client& client, const kube::Resource& r,
                                            std::string_view ns, const kube::ListOptions& options,
-                                           std::vector<std::string>& gaps) {
+                                           std::vector<std::string>& gaps,
+                                           json (*slim)(const json&) = nullptr) {
   std::vector<json> items;
-  auto listed =
-      client.list_each(r, ns, options, [&](json&& item) { items.push_back(std::move(item)); });
+  auto listed = client.list_each(
+      r, ns, options, [&](json&& item) { items.push_back(slim ? slim(item) : std::move(item)); });
   if (!listed) {
     if (listed.error().kind == kube::ErrorKind::Forbidden ||
         listed.error().kind == kube::ErrorKind::NotFound) {
@@ -61,8 +63,8 @@ kube::Result<json> find_podgroup(kube::Client& client, const std::string& ns,
   return json();
 }
 
-// Whether the diagnosis may need the nodes' room: the PodGroup is missing or not admitted, or a
-// live pod has no node.
+}  // namespace
+
 bool needs_room(const Snapshot& s) {
   const std::string phase = str(s.podgroup, {"status", "phase"});
   if (s.podgroup.is_null() || phase.empty() || phase == "Pending") return true;
@@ -76,10 +78,98 @@ bool needs_room(const Snapshot& s) {
   return false;
 }
 
-}  // namespace
-
 kube::Result<Snapshot> read_snapshot(kube::Client& client, const Target& target,
                                      std::vector<std::string>& gaps) {
+  auto s = read_object_part(client, target, gaps);
+  if (!s) return s.error();
+  ClusterLists lists;
+  // The room on the nodes counts only for a job that waits for it: a PodGroup not admitted yet,
+  // or pods not on a node.
+  if (auto read = read_cluster_lists(client, lists, needs_room(*s), gaps); !read) {
+    return read.error();
+  }
+  swap_cluster_lists(*s, lists);
+  return s;
+}
+
+void swap_cluster_lists(Snapshot& s, ClusterLists& lists) {
+  std::swap(s.queues, lists.queues);
+  std::swap(s.priority_classes, lists.priority_classes);
+  std::swap(s.nodes, lists.nodes);
+  std::swap(s.node_pods, lists.node_pods);
+}
+
+kube::Status read_cluster_lists(kube::Client& client, ClusterLists& lists, bool with_room,
+                                std::vector<std::string>& gaps) {
+  if (!lists.read) {
+    auto queues = list_items(client, resources::queues, "", {}, gaps);
+    if (!queues) return queues.error();
+    auto classes = list_items(client, resources::priorityclasses, "", {}, gaps);
+    if (!classes) return classes.error();
+    lists.queues = std::move(*queues);
+    lists.priority_classes = std::move(*classes);
+    lists.read = true;
+  }
+  if (!with_room) return kube::ok_status();
+  if (!lists.nodes_read) {
+    auto nodes = list_items(client, resources::nodes, "", {}, gaps, slim_node);
+    if (!nodes) return nodes.error();
+    lists.nodes = std::move(*nodes);
+    lists.nodes_read = true;
+  }
+  if (!lists.node_pods_read) {
+    kube::ListOptions bound;
+    bound.field_selector = "spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed";
+    auto node_pods = list_items(client, resources::pods, "", bound, gaps, slim_pod);
+    if (!node_pods) return node_pods.error();
+    lists.node_pods = std::move(*node_pods);
+    lists.node_pods_read = true;
+  }
+  return kube::ok_status();
+}
+
+namespace {
+
+// Copies the members of `from` named in `keys` that it has into `to`.
+void keep(const json& from, json& to, std::initializer_list<const char*> keys) {
+  if (!from.is_object()) return;
+  for (const char* k : keys) {
+    if (const auto it = from.find(k); it != from.end()) to[k] = *it;
+  }
+}
+
+}  // namespace
+
+json slim_node(const json& node) {
+  json out = {{"metadata", json::object()}, {"spec", json::object()}, {"status", json::object()}};
+  keep(at(node, {"metadata"}), out["metadata"], {"name", "labels"});
+  keep(at(node, {"spec"}), out["spec"], {"taints", "unschedulable"});
+  keep(at(node, {"status"}), out["status"], {"allocatable", "conditions"});
+  return out;
+}
+
+json slim_pod(const json& pod) {
+  json out = {{"metadata", json::object()}, {"spec", json::object()}, {"status", json::object()}};
+  keep(at(pod, {"metadata"}), out["metadata"], {"name", "namespace", "deletionTimestamp"});
+  keep(at(pod, {"spec"}), out["spec"], {"nodeName", "overhead", "resources"});
+  for (const char* part : {"containers", "initContainers"}) {
+    json slim = json::array();
+    for (const json& c : array_at(pod, {"spec", part})) {
+      json each = json::object();
+      keep(c, each, {"name", "restartPolicy"});
+      if (const json& requests = at(c, {"resources", "requests"}); !requests.is_null()) {
+        each["resources"]["requests"] = requests;
+      }
+      slim.push_back(std::move(each));
+    }
+    if (!slim.empty()) out["spec"][part] = std::move(slim);
+  }
+  keep(at(pod, {"status"}), out["status"], {"phase"});
+  return out;
+}
+
+kube::Result<Snapshot> read_object_part(kube::Client& client, const Target& target,
+                                        std::vector<std::string>& gaps) {
   Snapshot s;
   s.now = std::chrono::system_clock::now();
   s.namespace_ = target.namespace_;
@@ -136,25 +226,6 @@ kube::Result<Snapshot> read_snapshot(kube::Client& client, const Target& target,
       if (uids.contains(str(e, {"involvedObject", "uid"}))) s.events.push_back(std::move(e));
     }
   }
-
-  auto queues = list_items(client, resources::queues, "", {}, gaps);
-  if (!queues) return queues.error();
-  s.queues = std::move(*queues);
-  // The room on the nodes counts only for a job that waits for it: a PodGroup not admitted yet,
-  // or pods not on a node.
-  if (needs_room(s)) {
-    auto nodes = list_items(client, resources::nodes, "", {}, gaps);
-    if (!nodes) return nodes.error();
-    s.nodes = std::move(*nodes);
-    kube::ListOptions bound;
-    bound.field_selector = "spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed";
-    auto node_pods = list_items(client, resources::pods, "", bound, gaps);
-    if (!node_pods) return node_pods.error();
-    s.node_pods = std::move(*node_pods);
-  }
-  auto classes = list_items(client, resources::priorityclasses, "", {}, gaps);
-  if (!classes) return classes.error();
-  s.priority_classes = std::move(*classes);
   return s;
 }
 

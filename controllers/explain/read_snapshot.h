@@ -11,6 +11,7 @@
 // itself keeps no state.
 
 #include <string>
+#include <vector>
 
 #include "common/kube/client.h"
 #include "common/kube/result.h"
@@ -30,5 +31,48 @@ struct Target {
 // leaves that part of the snapshot empty and adds a line to `gaps`.
 kube::Result<Snapshot> read_snapshot(kube::Client& client, const Target& target,
                                      std::vector<std::string>& gaps);
+
+// The two halves of read_snapshot, for a caller that diagnoses many jobs in a row (the Job
+// controller's verdict pass) and reads the cluster-wide lists once for all of them.
+
+// The Job (or PodGroup), its PodGroup, its pods and their events; now is set, the cluster-wide
+// members are left empty.
+kube::Result<Snapshot> read_object_part(kube::Client& client, const Target& target,
+                                        std::vector<std::string>& gaps);
+
+// The cluster-wide lists: queues and PriorityClasses always, nodes and the pods bound to them
+// only on demand. Nodes and bound pods keep only what the diagnosis reads (slim_node,
+// slim_pod): a large cluster's full objects would cost a reader tens of MiB.
+struct ClusterLists {
+  bool read = false;            // queues and priority_classes hold the cluster's
+  bool nodes_read = false;      // nodes holds the cluster's
+  bool node_pods_read = false;  // node_pods holds the pods bound to nodes (a caller with a pod
+                                // cache fills them itself and sets this)
+  std::vector<nlohmann::json> queues;
+  std::vector<nlohmann::json> priority_classes;
+  std::vector<nlohmann::json> nodes;
+  std::vector<nlohmann::json> node_pods;
+};
+
+// Fills what `lists` lacks: queues and PriorityClasses when not read; with_room, the nodes and
+// the bound pods when not read yet.
+kube::Status read_cluster_lists(kube::Client& client, ClusterLists& lists, bool with_room,
+                                std::vector<std::string>& gaps);
+
+// What the diagnosis reads of a Node: name, labels, taints, unschedulable, allocatable and
+// conditions.
+nlohmann::json slim_node(const nlohmann::json& node);
+// What the room count reads of a bound pod: name, namespace, deletionTimestamp, nodeName, the
+// containers' and init containers' requests (and restartPolicy, which marks a sidecar), the
+// pod-level resources, overhead, phase.
+nlohmann::json slim_pod(const nlohmann::json& pod);
+
+// Whether the diagnosis of s may need the nodes' room: its PodGroup is missing or not admitted,
+// or a live pod has no node.
+bool needs_room(const Snapshot& s);
+
+// Swaps the cluster-wide members of s with those of lists (a cheap move in, and back out after
+// the diagnosis, so one pass copies no list).
+void swap_cluster_lists(Snapshot& s, ClusterLists& lists);
 
 }  // namespace vc::controllers::explain

@@ -66,6 +66,10 @@ struct ControllerOptions {
   std::uint32_t worker_threads_for_cronjob = 3;  // --worker-threads-for-cronjob
   bool volcano_job_support = true;               // VolcanoJobSupport
   ShardingOptions sharding = {};                 // spec controller-manager.md §1.3
+  // The job controller's verdict pass (ours, docs/explain.md): how often it runs (0: never) and
+  // how many jobs one pass reads and diagnoses.
+  std::chrono::nanoseconds job_verdict_period = std::chrono::seconds(30);  // --job-verdict-period
+  std::uint32_t job_verdicts_per_period = 20;  // --job-verdicts-per-period
 };
 
 // What every controller gets. References stay valid from initialize() until stop() returns.

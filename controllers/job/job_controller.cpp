@@ -43,6 +43,7 @@
 #include "controllers/job/state/policy.h"
 #include "controllers/job/state/state_machine.h"
 #include "controllers/job/sync/status_finish.h"
+#include "controllers/job/verdict/verdict_monitor.h"
 #include "controllers/views/command_view.h"
 #include "controllers/views/pod_view.h"
 #include "controllers/views/podgroup_view.h"
@@ -166,6 +167,11 @@ class JobController : public Controller {
     processor_ = std::make_unique<JobProcessor>(
         *shared_->job_store, *syncer_, shared_->delayed, ctx.recorder, *writer_,
         commands_ ? &commands_->store() : nullptr, std::move(hooks));
+    verdict::MonitorOptions vo;
+    vo.period = ctx.options.job_verdict_period;
+    vo.pass.max_diagnoses = ctx.options.job_verdicts_per_period;
+    verdicts_ = std::make_unique<verdict::VerdictMonitor>(
+        ctx.client, ctx.recorder, shared_->jobs->store(), shared_->pods->store(), vo);
     add_handlers();
     return api::ok_status();
   }
@@ -195,9 +201,11 @@ class JobController : public Controller {
       set_thread_name("job-delays");
       timer_loop(*s);
     });
+    verdicts_->start();
   }
 
   void stop() override {
+    if (verdicts_) verdicts_->stop();
     if (shared_) {
       {
         std::lock_guard lock(shared_->timer_mu);
@@ -346,6 +354,7 @@ class JobController : public Controller {
   std::vector<Workers> workers_;
   Workers command_workers_;
   std::thread timer_;
+  std::unique_ptr<verdict::VerdictMonitor> verdicts_;
 };
 
 }  // namespace
