@@ -31,8 +31,9 @@ func TestJobVerdictEventAndGauge(t *testing.T) {
 		MinAvailable: 1, Tasks: []framework.Task{{Name: "t", Replicas: 1, CPU: "100m",
 			NodeSelector: map[string]string{"vc-cpp.e2e/no-such-label": f.Suffix}}}}))
 
-	// The pass leaves a job alone for its first 20 s, runs every 30 s and spreads its reads over
-	// the period: three minutes hold several passes even when other tests' jobs wait too.
+	// The pass leaves a job alone for its first 20 s, runs every 30 s, spreads its reads over the
+	// period, and announces a stop that two diagnoses in a row gave: three minutes hold several
+	// passes even when other tests' jobs wait too.
 	var message string
 	f.WaitFor("a ConfigurationError event on the job", 3*time.Minute, func() (bool, string, error) {
 		evs, err := f.Kube.CoreV1().Events(f.Namespace).List(t.Context(), metav1.ListOptions{

@@ -6,6 +6,7 @@
 namespace vc::controllers::job::verdict {
 
 void Memory::observe(Verdict v) {
+  streak = verdict == v ? streak + 1 : 1;
   verdict = v;
   if (!is_stop(v)) announced.reset();
 }
@@ -55,7 +56,8 @@ std::vector<const JobFacts*> pick_diagnoses(const std::vector<JobFacts>& jobs,
 
 bool should_announce(Memory& memory, Verdict verdict, api::TimePoint now,
                      const PassOptions& options) {
-  if (!is_stop(verdict) || memory.announced == verdict) return false;
+  if (!is_stop(verdict) || memory.verdict != verdict || memory.streak < 2) return false;
+  if (memory.announced == verdict) return false;
   if (memory.announced_at && now - *memory.announced_at < options.announce_interval) return false;
   memory.announced = verdict;
   memory.announced_at = now;

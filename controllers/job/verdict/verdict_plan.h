@@ -40,6 +40,7 @@ struct JobFacts {
 // afresh).
 struct Memory {
   std::optional<Verdict> verdict;           // the latest: from a diagnosis or from the phase
+  int streak = 0;                           // how many observations in a row gave it
   std::optional<api::TimePoint> diagnosed;  // when it was last diagnosed
   std::optional<Verdict> announced;         // the stop the last event named, while it lasts
   std::optional<api::TimePoint> announced_at;
@@ -75,9 +76,11 @@ std::vector<const JobFacts*> pick_diagnoses(const std::vector<JobFacts>& jobs,
                                             const Memories& memory, api::TimePoint now,
                                             const PassOptions& options);
 
-// After a diagnosis gave `verdict`: whether to record an event about it now. True when the
-// verdict is a stop, not the one last announced, and the job's last announcement is
-// options.announce_interval old or more; then memory records the announcement.
+// After a diagnosis gave `verdict` (and memory observed it): whether to record an event about it
+// now. True when the verdict is a stop that the previous diagnosis gave too (one diagnosis may
+// catch a job the scheduler simply has not reached yet in a burst), it is not the stop last
+// announced, and the job's last announcement is options.announce_interval old or more; then
+// memory records the announcement.
 bool should_announce(Memory& memory, Verdict verdict, api::TimePoint now,
                      const PassOptions& options);
 

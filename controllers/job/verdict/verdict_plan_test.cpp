@@ -61,34 +61,50 @@ TEST(VerdictPlanTest, AJobWithoutCreationTimeIsNotPicked) {
   EXPECT_TRUE(pick_diagnoses(jobs, {}, kNow, {}).empty());
 }
 
-TEST(VerdictPlanTest, AnnouncesEachStopOnceWhileItLasts) {
+// A diagnosis, as the pass makes one: observed, then asked about.
+bool diagnosed(Memory& m, Verdict v, api::TimePoint at, const PassOptions& options = {}) {
+  m.observe(v);
+  return should_announce(m, v, at, options);
+}
+
+TEST(VerdictPlanTest, AnnouncesAStopSeenTwiceInARowOnceWhileItLasts) {
   Memory m;
-  const PassOptions options;
-  m.observe(Verdict::Progressing);
-  EXPECT_FALSE(should_announce(m, Verdict::Progressing, kNow, options));
-  m.observe(Verdict::WaitingForCapacity);
-  EXPECT_TRUE(should_announce(m, Verdict::WaitingForCapacity, kNow, options));
+  EXPECT_FALSE(diagnosed(m, Verdict::Progressing, kNow));
+  EXPECT_FALSE(diagnosed(m, Verdict::Progressing, kNow));
+  // One diagnosis may catch a job the scheduler has not reached yet: the stop must hold.
+  EXPECT_FALSE(diagnosed(m, Verdict::WaitingForCapacity, kNow));
+  EXPECT_TRUE(diagnosed(m, Verdict::WaitingForCapacity, kNow + 1min));
   // The same stop seen on later passes: no new event.
-  EXPECT_FALSE(should_announce(m, Verdict::WaitingForCapacity, kNow + 1h, options));
-  // Another stop: announced, once the interval has passed since the last event.
-  EXPECT_FALSE(should_announce(m, Verdict::ConfigurationError, kNow + 1min, options));
-  EXPECT_TRUE(should_announce(m, Verdict::ConfigurationError, kNow + 2h, options));
-  EXPECT_FALSE(should_announce(m, Verdict::ConfigurationError, kNow + 3h, options));
-  EXPECT_FALSE(should_announce(m, Verdict::Failed, kNow + 4h, options));
-  EXPECT_FALSE(should_announce(m, Verdict::Finished, kNow + 4h, options));
+  EXPECT_FALSE(diagnosed(m, Verdict::WaitingForCapacity, kNow + 1h));
+  // Another stop: announced once it holds, and the interval has passed since the last event.
+  EXPECT_FALSE(diagnosed(m, Verdict::ConfigurationError, kNow + 1h));
+  EXPECT_FALSE(diagnosed(m, Verdict::ConfigurationError, kNow + 1min));
+  EXPECT_TRUE(diagnosed(m, Verdict::ConfigurationError, kNow + 2h));
+  EXPECT_FALSE(diagnosed(m, Verdict::ConfigurationError, kNow + 3h));
+  EXPECT_FALSE(diagnosed(m, Verdict::Failed, kNow + 4h));
+  EXPECT_FALSE(diagnosed(m, Verdict::Failed, kNow + 5h));
+  EXPECT_FALSE(diagnosed(m, Verdict::Finished, kNow + 6h));
+}
+
+TEST(VerdictPlanTest, AStopThatDoesNotHoldIsNotAnnounced) {
+  Memory m;
+  EXPECT_FALSE(diagnosed(m, Verdict::WaitingForCapacity, kNow));
+  EXPECT_FALSE(diagnosed(m, Verdict::Progressing, kNow + 1min));
+  EXPECT_FALSE(diagnosed(m, Verdict::WaitingForCapacity, kNow + 2min));
+  EXPECT_FALSE(diagnosed(m, Verdict::ConfigurationError, kNow + 3min));
+  EXPECT_EQ(m.announced, std::nullopt);
 }
 
 TEST(VerdictPlanTest, AJobThatMovesOnIsAnnouncedAgainWhenItStopsAgain) {
   Memory m;
-  PassOptions options;
-  m.observe(Verdict::WaitingForCapacity);
-  ASSERT_TRUE(should_announce(m, Verdict::WaitingForCapacity, kNow, options));
-  m.observe(Verdict::Progressing);
+  ASSERT_FALSE(diagnosed(m, Verdict::WaitingForCapacity, kNow));
+  ASSERT_TRUE(diagnosed(m, Verdict::WaitingForCapacity, kNow));
+  m.observe(Verdict::Progressing);  // its phase: Running
   EXPECT_EQ(m.announced, std::nullopt);
-  m.observe(Verdict::WaitingForCapacity);
+  EXPECT_FALSE(diagnosed(m, Verdict::WaitingForCapacity, kNow + 1min));
   // Flapping within the interval stays quiet; after it, the new stop is news.
-  EXPECT_FALSE(should_announce(m, Verdict::WaitingForCapacity, kNow + 5min, options));
-  EXPECT_TRUE(should_announce(m, Verdict::WaitingForCapacity, kNow + 10min, options));
+  EXPECT_FALSE(diagnosed(m, Verdict::WaitingForCapacity, kNow + 5min));
+  EXPECT_TRUE(diagnosed(m, Verdict::WaitingForCapacity, kNow + 10min));
 }
 
 TEST(VerdictPlanTest, CountsJobsPerQueueFromPhaseThenDiagnosisThenProgressing) {
