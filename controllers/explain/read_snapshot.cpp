@@ -46,7 +46,7 @@ constexpr std::size_t kEventQueriesMax = 12;
 // and only when neither is the Job's, the namespace's PodGroups once. Null when there is none.
 kube::Result<json> find_podgroup(kube::Client& client, const std::string& ns,
                                  const std::string& job, const std::string& uid,
-                                 std::vector<std::string>& gaps) {
+                                 std::vector<std::string>& gaps, bool list_when_not_found) {
   for (const std::string& name : {job + "-" + uid, job}) {
     auto pg = client.get(kube::resources::podgroups, ns, name);
     if (pg && owned_by(*pg, uid)) return std::move(*pg);
@@ -55,6 +55,7 @@ kube::Result<json> find_podgroup(kube::Client& client, const std::string& ns,
       return pg.error();
     }
   }
+  if (!list_when_not_found) return json();
   auto pgs = list_items(client, kube::resources::podgroups, ns, {}, gaps);
   if (!pgs) return pgs.error();
   for (json& pg : *pgs) {
@@ -169,7 +170,8 @@ json slim_pod(const json& pod) {
 }
 
 kube::Result<Snapshot> read_object_part(kube::Client& client, const Target& target,
-                                        std::vector<std::string>& gaps) {
+                                        std::vector<std::string>& gaps,
+                                        const ReadOptions& options) {
   Snapshot s;
   s.now = std::chrono::system_clock::now();
   s.namespace_ = target.namespace_;
@@ -181,7 +183,8 @@ kube::Result<Snapshot> read_object_part(kube::Client& client, const Target& targ
     if (!job) return job.error();
     s.job = std::move(*job);
     const std::string uid = str(s.job, {"metadata", "uid"});
-    auto pg = find_podgroup(client, ns, target.name, uid, gaps);
+    auto pg =
+        find_podgroup(client, ns, target.name, uid, gaps, options.list_podgroups_when_not_found);
     if (!pg) return pg.error();
     s.podgroup = std::move(*pg);
     kube::ListOptions by_job;
@@ -204,27 +207,36 @@ kube::Result<Snapshot> read_object_part(kube::Client& client, const Target& targ
     }
   }
 
-  // Events on the Job, its PodGroup and its pods: by object when they are few, else the
-  // namespace's once.
-  std::set<std::string> uids;
-  for (const json* o : {&s.job, &s.podgroup}) {
-    if (const std::string uid = str(*o, {"metadata", "uid"}); !uid.empty()) uids.insert(uid);
+  // Events on the Job, its PodGroup and its pods: by object when they are few; else the
+  // namespace's once, or (options) those of the first objects only, the pods without a node
+  // (the ones the diagnosis quotes) before the others.
+  std::vector<std::string> uids;
+  std::set<std::string> seen;
+  const auto add_uid = [&](const json& o) {
+    const std::string uid = str(o, {"metadata", "uid"});
+    if (!uid.empty() && seen.insert(uid).second) uids.push_back(uid);
+  };
+  add_uid(s.job);
+  add_uid(s.podgroup);
+  for (const json& p : s.pods) {
+    if (str(p, {"spec", "nodeName"}).empty()) add_uid(p);
   }
-  for (const json& p : s.pods) uids.insert(str(p, {"metadata", "uid"}));
-  if (uids.size() <= kEventQueriesMax) {
-    for (const std::string& uid : uids) {
-      kube::ListOptions about;
-      about.field_selector = "involvedObject.uid=" + uid;
-      auto events = list_items(client, resources::events, ns, about, gaps);
-      if (!events) return events.error();
-      for (json& e : *events) s.events.push_back(std::move(e));
-    }
-  } else {
+  for (const json& p : s.pods) add_uid(p);
+  if (uids.size() > kEventQueriesMax && options.list_namespace_events_when_many) {
     auto events = list_items(client, resources::events, ns, {}, gaps);
     if (!events) return events.error();
     for (json& e : *events) {
-      if (uids.contains(str(e, {"involvedObject", "uid"}))) s.events.push_back(std::move(e));
+      if (seen.contains(str(e, {"involvedObject", "uid"}))) s.events.push_back(std::move(e));
     }
+    return s;
+  }
+  if (uids.size() > kEventQueriesMax) uids.resize(kEventQueriesMax);
+  for (const std::string& uid : uids) {
+    kube::ListOptions about;
+    about.field_selector = "involvedObject.uid=" + uid;
+    auto events = list_items(client, resources::events, ns, about, gaps);
+    if (!events) return events.error();
+    for (json& e : *events) s.events.push_back(std::move(e));
   }
   return s;
 }

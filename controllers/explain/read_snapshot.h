@@ -35,10 +35,23 @@ kube::Result<Snapshot> read_snapshot(kube::Client& client, const Target& target,
 // The two halves of read_snapshot, for a caller that diagnoses many jobs in a row (the Job
 // controller's verdict pass) and reads the cluster-wide lists once for all of them.
 
+struct ReadOptions {
+  // When neither "<job>-<uid>" nor "<job>" is the Job's PodGroup, list the namespace's PodGroups
+  // for the one it owns (a PodGroup named otherwise). The Job controller's pass turns it off:
+  // its own PodGroups are named "<job>-<uid>", and a big namespace's list costs more than the
+  // whole diagnosis (so does a busy namespace's events list, below).
+  bool list_podgroups_when_not_found = true;
+  // When the Job, its PodGroup and its pods are more than a dozen objects, list the namespace's
+  // events once; off, only the events of the first dozen (the Job, the PodGroup, the pods
+  // without a node first) are read, one query each.
+  bool list_namespace_events_when_many = true;
+};
+
 // The Job (or PodGroup), its PodGroup, its pods and their events; now is set, the cluster-wide
 // members are left empty.
 kube::Result<Snapshot> read_object_part(kube::Client& client, const Target& target,
-                                        std::vector<std::string>& gaps);
+                                        std::vector<std::string>& gaps,
+                                        const ReadOptions& options = {});
 
 // The cluster-wide lists: queues and PriorityClasses always, nodes and the pods bound to them
 // only on demand. Nodes and bound pods keep only what the diagnosis reads (slim_node,

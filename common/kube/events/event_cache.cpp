@@ -1,6 +1,9 @@
 #include "common/kube/events/event_cache.h"
 
+#include <cstring>
 #include <stdexcept>
+
+#include <openssl/evp.h>
 
 #include "common/kube/events/event_json.h"
 
@@ -30,13 +33,32 @@ std::string aggregation_key(const Event& e) {
   return key;
 }
 
+EventDigest aggregation_digest(const Event& e) {
+  const std::string key = aggregation_key(e);
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int n = 0;
+  if (EVP_Digest(key.data(), key.size(), md, &n, EVP_sha256(), nullptr) != 1 ||
+      n < sizeof(EventDigest)) {
+    throw std::runtime_error("SHA-256 of an event's identity failed");
+  }
+  EventDigest d;
+  std::memcpy(d.data(), md, d.size());
+  return d;
+}
+
+std::size_t EventCache::DigestHash::operator()(const EventDigest& d) const noexcept {
+  std::size_t h;  // the digest's bytes are already uniformly spread
+  std::memcpy(&h, d.data(), sizeof h);
+  return h;
+}
+
 EventCache::EventCache(std::size_t capacity, std::chrono::seconds window)
     : capacity_(capacity), window_(window) {
   if (capacity_ == 0) throw std::invalid_argument("event cache capacity must be positive");
 }
 
 Plan EventCache::plan(const Event& e) const {
-  const auto it = index_.find(aggregation_key(e));
+  const auto it = index_.find(aggregation_digest(e));
   if (it != index_.end()) {
     const Entry& prev = it->second;
     if (e.time - prev.last_timestamp < window_) {
@@ -49,20 +71,20 @@ Plan EventCache::plan(const Event& e) const {
 }
 
 void EventCache::remember(const Event& e, const Plan& sent) {
-  auto [it, added] = index_.try_emplace(aggregation_key(e));
+  auto [it, added] = index_.try_emplace(aggregation_digest(e));
   Entry& entry = it->second;
   if (!added) lru_.erase(entry.recency);
   lru_.push_front(&it->first);
   entry = Entry{sent.name, sent.namespace_, sent.count, sent.first_timestamp, e.time, lru_.begin()};
   while (lru_.size() > capacity_) {
-    const std::string* oldest = lru_.back();
+    const EventDigest* oldest = lru_.back();
     lru_.pop_back();
     index_.erase(index_.find(*oldest));  // by iterator: the key lives in the erased node
   }
 }
 
 void EventCache::forget(const Event& e) {
-  const auto it = index_.find(aggregation_key(e));
+  const auto it = index_.find(aggregation_digest(e));
   if (it == index_.end()) return;
   lru_.erase(it->second.recency);
   index_.erase(it);

@@ -77,6 +77,16 @@ TEST(EventCache, DifferentMessageReasonTypeOrObjectIsANewEvent) {
   EXPECT_EQ(cache.plan(e).verb, Plan::Verb::Create);
 }
 
+TEST(EventCache, DigestFollowsTheAggregationIdentity) {
+  EXPECT_EQ(aggregation_digest(ev()), aggregation_digest(ev()));
+  Event other_version = ev();
+  other_version.object.resource_version = "6";
+  EXPECT_EQ(aggregation_digest(other_version), aggregation_digest(ev()));
+  EXPECT_NE(aggregation_digest(ev("train", "other")), aggregation_digest(ev()));
+  // Length-prefixed fields: moving a character across a field boundary changes the identity.
+  EXPECT_NE(aggregation_digest(ev("trainx", "y")), aggregation_digest(ev("train", "xy")));
+}
+
 TEST(EventCache, RepeatAfterTheWindowCreatesANewEvent) {
   EventCache cache(10, 10min);
   send(cache, ev());

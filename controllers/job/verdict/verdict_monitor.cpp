@@ -116,7 +116,8 @@ void VerdictMonitor::pass() {
     memory.diagnosed = now;  // a job that cannot be read waits its turn like the others
     std::vector<std::string> gaps;
     auto snapshot = explain::read_object_part(
-        client_, {explain::TargetKind::Job, job->namespace_, job->name}, gaps);
+        client_, {explain::TargetKind::Job, job->namespace_, job->name}, gaps,
+        {.list_podgroups_when_not_found = false, .list_namespace_events_when_many = false});
     if (!snapshot) {
       if (snapshot.error().kind == kube::ErrorKind::NotFound) continue;  // deleted meanwhile
       ++failed_reads;
