@@ -127,9 +127,12 @@ void VerdictMonitor::pass() {
       continue;
     }
     if (explain::str(snapshot->job, {"metadata", "uid"}) != job->uid) continue;  // made again
-    if (auto read =
-            explain::read_cluster_lists(client_, lists, explain::needs_room(*snapshot), gaps);
-        !read) {
+    const bool room = explain::needs_room(*snapshot);
+    if (room && !lists.node_pods_read) {
+      lists.node_pods = bound_pods(pods_.list());
+      lists.node_pods_read = true;
+    }
+    if (auto read = explain::read_cluster_lists(client_, lists, room, gaps); !read) {
       ++failed_reads;
       VC_LOG_DEBUG("cannot read the cluster's lists for a job's verdict",
                    kv("error", read.error().describe()));
