@@ -17,7 +17,8 @@ type Rules map[string][]string
 // job-controller, queue-controller, pg-controller and gc-controller
 // (spec controller-manager.md §1.13 "Minimal needs", spec job-controller.md §1.6), of the
 // cronjob, jobflow, jobtemplate, hyperNode, colocation-config and sharding controllers
-// (spec controller-manager.md §5), plus events.
+// (spec controller-manager.md §5), plus events (created and patched by the recorder, listed by
+// the job controller's verdict pass).
 var ControllerClusterRules = Rules{
 	"scheduling.volcano.sh queues":          {"get", "list", "patch", "watch"},
 	"scheduling.volcano.sh queues/status":   {"patch"},
@@ -46,7 +47,7 @@ var ControllerClusterRules = Rules{
 	"apps statefulsets":                     {"get", "list", "watch"},
 	"apps daemonsets":                       {"get"},
 	"batch jobs":                            {"get"},
-	" events":                               {"create", "patch"},
+	" events":                               {"create", "list", "patch"},
 
 	// colocation-config-controller: its informer (pods above: list, watch, patch).
 	"config.volcano.sh colocationconfigurations": {"list", "watch"},
