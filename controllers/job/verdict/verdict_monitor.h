@@ -7,9 +7,8 @@
 //
 // The cluster-wide lists (queues, PriorityClasses, and nodes when a picked job waits for room)
 // are read once per pass, not once per job; the pods bound to nodes come from the controller's
-// pod cache (bound_pods.h). A read the controller may not make
-// (Forbidden) leaves that job's verdict as it was: a diagnosis missing the nodes would name a
-// stop that is not there.
+// pod cache (bound_pods.h). A read the controller may not make (Forbidden) leaves that job's
+// verdict as it was: a diagnosis missing the nodes would name a stop that is not there.
 //
 // Threads: start() and stop() from one thread; the passes run on the monitor's own thread.
 
