@@ -97,6 +97,24 @@ ClusterRoom cluster_room(const std::vector<nlohmann::json>& nodes,
 
 namespace vc::controllers::explain {
 
+std::size_t pods_that_fit(const std::vector<api::ResourceList>& each,
+                          const std::vector<NodeRoom>& nodes) {
+  std::vector<api::ResourceList> free;
+  free.reserve(nodes.size());
+  for (const NodeRoom& n : nodes) free.push_back(n.free);
+  std::size_t placed = 0;
+  for (api::ResourceList need : each) {
+    need["pods"] = api::Quantity::must_parse("1");
+    for (api::ResourceList& f : free) {
+      if (!exceeding(need, f, api::MissingDimension::Zero).empty()) continue;
+      for (const auto& [name, q] : need) f[name] -= q;
+      ++placed;
+      break;
+    }
+  }
+  return placed;
+}
+
 ClusterRoom restrict_to(const ClusterRoom& room, const std::set<std::string>& names) {
   ClusterRoom out;
   for (const NodeRoom& n : room.nodes) {

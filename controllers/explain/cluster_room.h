@@ -46,6 +46,13 @@ ClusterRoom cluster_room(const std::vector<nlohmann::json>& nodes,
 // The part of room on the named nodes (the sums recomputed over them).
 ClusterRoom restrict_to(const ClusterRoom& room, const std::set<std::string>& names);
 
+// How many of the pods whose requests are `each` fit in the nodes' free room, each placed on the
+// first node with room left for it and taking a pod slot ("pods") there besides its requests.
+// The sums of free room can cover a gang whose pods still fit nowhere: room split over nodes, or
+// a node with CPU left and no pod slot.
+std::size_t pods_that_fit(const std::vector<api::ResourceList>& each,
+                          const std::vector<NodeRoom>& nodes);
+
 // The requests of one pod (its effective requests, as the scheduler counts them), or empty when
 // the pod's spec cannot be read.
 api::ResourceList pod_requests_of(const nlohmann::json& pod);

@@ -501,7 +501,11 @@ std::optional<Explanation> binding_link(Builder& b) {
   // room on the nodes they may use, against what the unbound pods need.
   const api::ResourceList pod_need = schedulable(pod_requests_of(pod));
   api::ResourceList unbound_need;
-  for (const json* p : unbound) api::add_to(unbound_need, schedulable(pod_requests_of(*p)));
+  std::vector<api::ResourceList> each_need;
+  for (const json* p : unbound) {
+    each_need.push_back(schedulable(pod_requests_of(*p)));
+    api::add_to(unbound_need, each_need.back());
+  }
   const api::ResourceList free = only(room.free, pod_need);
   std::string per_node;
   for (const NodeRoom& n : room.nodes) {
@@ -509,7 +513,10 @@ std::optional<Explanation> binding_link(Builder& b) {
     per_node += n.name + " " + api::describe(only(n.free, pod_need));
   }
   const std::string short_by = exceeding(unbound_need, free, api::MissingDimension::Zero);
-  if (short_by.empty() && !scheduler_reported(b.s, pod)) {
+  // Enough room in total, yet not on any one node for each pod (or no pod slot left there).
+  const std::size_t fit = short_by.empty() ? pods_that_fit(each_need, room.nodes) : 0;
+  const bool split = short_by.empty() && fit < unbound.size();
+  if (short_by.empty() && !split && !scheduler_reported(b.s, pod)) {
     l.state = LinkState::Moving;
     l.summary += ", the scheduler has not reported on them yet";
     return std::nullopt;
@@ -518,13 +525,33 @@ std::optional<Explanation> binding_link(Builder& b) {
                        api::describe(unbound_need) + "; the " + std::to_string(room.nodes.size()) +
                        " node(s) they may use have free " + api::describe(free) +
                        (per_node.empty() ? "" : " (" + per_node + ")"));
+  if (split) {
+    api::ResourceList with_slot = pod_need;
+    with_slot["pods"] = api::Quantity::must_parse("1");
+    std::string slots;
+    for (const NodeRoom& n : room.nodes) {
+      if (!slots.empty()) slots += "; ";
+      slots += n.name + " " + api::describe(only(n.free, with_slot));
+    }
+    l.evidence.push_back("placed one by one on the nodes' free room (a pod slot each), " +
+                         std::to_string(fit) + " of the " + std::to_string(unbound.size()) +
+                         " unbound pod(s) fit: " + slots);
+  }
   l.state = LinkState::Waiting;
-  l.why = short_by.empty()
-              ? "the scheduler has not placed the gang's pods although the nodes they may use "
-                "have room in total (split over nodes, or taken by other pods meanwhile); see "
-                "the evidence"
-              : "the nodes these pods may use have too little free room for the gang (" + short_by +
-                    "); it waits for running pods to finish";
+  if (split) {
+    l.why =
+        "the nodes these pods may use have room in total but not on any one node for each "
+        "pod (only " +
+        std::to_string(fit) + " of " + std::to_string(unbound.size()) +
+        " fit, pod slots counted); it waits for running pods to finish";
+  } else if (short_by.empty()) {
+    l.why =
+        "the scheduler has not placed the gang's pods although each of them fits on a node they "
+        "may use (taken by other pods meanwhile, or constraints between pods); see the evidence";
+  } else {
+    l.why = "the nodes these pods may use have too little free room for the gang (" + short_by +
+            "); it waits for running pods to finish";
+  }
   l.action = "wait for running pods to finish, or add nodes, or lower the job's minAvailable";
   return b.stop(Verdict::WaitingForCapacity, l.why);
 }

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "controllers/explain/cluster_room.h"
 #include "controllers/explain/render.h"
 
 namespace vc::controllers::explain {
@@ -316,6 +317,45 @@ TEST(Diagnose, UnboundPodsTheSchedulerReportedWaitForRoom) {
                            "have free cpu: 2 (n1 cpu: 1; n2 cpu: 1)"))
       << render_text(x);
   EXPECT_NE(l.why.find("cpu: needs 3, has 2"), std::string::npos) << l.why;
+}
+
+TEST(Diagnose, RoomInTotalButNotOnOneNodeForEachPodWaitsWithTheSplit) {
+  // Two pods of 1.5 CPUs on two nodes of 2 CPUs: enough in total. n1 has no pod slot left.
+  Snapshot s = base("Pending", "Inqueue");
+  s.nodes[0]["status"]["allocatable"]["pods"] = "1";
+  for (int i = 0; i < 2; ++i) {
+    json p = pod("ray-worker-" + std::to_string(i), "", "Pending");
+    p["spec"]["containers"][0]["resources"]["requests"]["cpu"] = "1500m";
+    s.pods.push_back(p);
+  }
+  s.node_pods = {pod("other-0", "n1", "Running")};
+  s.node_pods[0]["spec"]["containers"][0]["resources"]["requests"]["cpu"] = "0";
+  const Explanation x = diagnose(s);
+  expect_stop(x, Verdict::WaitingForCapacity, "Binding",
+              "room in total but not on any one node for each pod (only 1 of 2 fit");
+  EXPECT_TRUE(
+      any_contains(stop_link(x).evidence,
+                   "1 of the 2 unbound pod(s) fit: n1 cpu: 2, pods: 0; n2 cpu: 2, pods: 110"))
+      << render_text(x);
+
+  // With a slot on n1 each pod has a node: the scheduler has simply not reported yet.
+  s.nodes[0]["status"]["allocatable"]["pods"] = "110";
+  const Explanation y = diagnose(s);
+  EXPECT_EQ(y.verdict, Verdict::Progressing) << render_text(y);
+}
+
+TEST(ClusterRoom, PodsThatFitPlaceEachPodOnOneNode) {
+  const auto list = [](const std::string& cpu, const std::string& pods) {
+    api::ResourceList l{{"cpu", api::Quantity::must_parse(cpu)}};
+    if (!pods.empty()) l["pods"] = api::Quantity::must_parse(pods);
+    return l;
+  };
+  const std::vector<NodeRoom> nodes = {{"a", {}, list("1", "5")}, {"b", {}, list("1", "5")}};
+  EXPECT_EQ(pods_that_fit({list("600m", ""), list("600m", "")}, nodes), 2u);
+  EXPECT_EQ(pods_that_fit({list("600m", ""), list("600m", ""), list("600m", "")}, nodes), 2u);
+  EXPECT_EQ(pods_that_fit({list("1500m", "")}, nodes), 0u);
+  EXPECT_EQ(pods_that_fit({list("0", ""), list("0", "")}, {{"c", {}, list("8", "1")}}), 1u);
+  EXPECT_EQ(pods_that_fit({}, nodes), 0u);
 }
 
 TEST(Diagnose, UnboundPodsWithoutRoomWaitBeforeTheSchedulerSaysSo) {
