@@ -2,7 +2,8 @@
 # Volcano Jobs of BENCH_TASKS tasks at once, the time until every pod exists and every job is
 # Running, and the ceiling: the same pods created directly by a client with the same limits.
 
-# Targets: pods/s >= 1.5x Volcano's and >= 90 % of the ceiling (and common.sh's RSS and CPU).
+# Targets: pods/s >= 1.5x Volcano's and >= 90 % of the ceiling (and common.sh's RSS and CPU, and
+# api-work.sh's writes per job and API server CPU).
 TARGET_PODS_RATIO=1.5
 TARGET_CEILING_RATIO=0.9
 
@@ -55,6 +56,8 @@ jobs_report() {
     fi
     echo
     cluster_cpu_table
+    echo
+    api_work_table "$JOBS" "$TASKS"
     echo
     echo "Times are seconds from the first create, seen through watches ('all created': the last"
     echo "create request returned, jobs for the impls, pods for the ceiling). pods/s = pods / time to all"

@@ -66,6 +66,7 @@ cleanup() {
   done
   kubectl_ delete queue "$QUEUE" --ignore-not-found >/dev/null 2>&1 ||
     { log "error: could not delete queue $QUEUE"; rc=1; }
+  bench_identities_delete
   if $created_nodes; then
     kubectl_ delete node -l "$PLACEMENT" --ignore-not-found >/dev/null ||
       { log "error: could not delete the benchmark nodes (-l $PLACEMENT)"; rc=1; }
@@ -208,16 +209,18 @@ sample() {
 failed=false
 # measure CASE IMPL ROUND: one measurement of CASE with IMPL; its files are
 # $out/<prefix>IMPL-rROUND*. The controller's CPU seconds count from the launch of vcbench to its
-# end (CASE_before_launch runs before), its peak RSS is VmHWM at the end.
+# end (CASE_before_launch runs before), its peak RSS is VmHWM at the end; its API requests and
+# bytes (api-work.sh) from the launch until it has been quiet for 3 s after vcbench's end.
 measure() {
-  local case_=$1 impl=$2 round=$3 run ns pid cpu0 cpu1 machine0 hwm rc=0
+  local case_=$1 impl=$2 round=$3 run ns pid cpu0 cpu1 machine0 hwm started t0 t1 rc=0
   run=$(prefix_of "$case_")$impl-r$round
   ns=vcbench-$(prefix_of "$case_")$impl-$stamp-r$round
   slot_still_ours
   controller=bench-controllers-$impl
   : > "$LOGS/$controller.log"
+  started=$(audit_now)
   start "$controller" "$(bin_of "$impl")" \
-    --kubeconfig="$STATE_DIR/$(identity_of "$impl").kubeconfig" \
+    --kubeconfig="$(bench_kubeconfig "$impl")" \
     --scheduler-name=volcano --leader-elect=false --worker-threads="$WORKERS" \
     --kube-api-qps="$QPS" --kube-api-burst="$BURST" \
     --enable-healthz=true --healthz-address="127.0.0.1:$CONTROLLERS_HEALTHZ_PORT" \
@@ -240,6 +243,8 @@ measure() {
   log "$impl (round $round/$ROUNDS): $("${case_}_describe") in namespace $ns"
   if declare -F "${case_}_before_launch" >/dev/null; then "${case_}_before_launch"; fi
   cpu0=$(cpu_ticks "$pid")
+  t0=$(audit_now)
+  socket_bytes "$pid" > "$out/$run-sockets0.txt"
   cluster_ticks > "$out/$run-cluster-ticks0.txt"
   machine0=$(machine_ticks)
   # In the background so that Ctrl-C (a trapped signal) interrupts the wait at once.
@@ -254,6 +259,11 @@ measure() {
   if kill -0 "$pid" 2>/dev/null; then
     cpu1=$(cpu_ticks "$pid")
     hwm=$(status_kib "$pid" VmHWM)
+    wait_api_quiet "$impl"
+    t1=$(audit_now)
+    socket_bytes "$pid" > "$out/$run-sockets1.txt"
+    api_work_json "$impl" "$started" "$t0" "$t1" "$out/$run-sockets0.txt" "$out/$run-sockets1.txt" \
+      > "$out/$run-api.json"
   else
     failed=true
     log "error: $impl controller-manager (pid $pid) died; see $LOGS/$controller.log"
@@ -294,9 +304,9 @@ run_case() {
 
 # ---------------------------------------------------------------- results
 # collect_results CASE FIGURES_JSON [CEILING_JSON]: $results = {runs: [{impl, round, vcbench's
-# result + cluster CPU + cpu_s + peak_rss_mib}], impls: {<impl>: the median of each figure in
-# FIGURES_JSON (an array of names) over its rounds, or the first error}, ceiling: CEILING_JSON
-# (only when given)}.
+# result + cluster CPU + API work (api-work.sh) + cpu_s + peak_rss_mib}], impls: {<impl>: the
+# median of each figure in FIGURES_JSON (an array of names) and of the API work figures over its
+# rounds, or the first error}, ceiling: CEILING_JSON (only when given)}.
 # result_of FILE: the JSON object in FILE, or an error object if vcbench left none.
 result_of() { jq -ce 'objects' "$1" 2>/dev/null || echo '{"error": "vcbench left no result"}'; }
 collect_results() {
@@ -308,20 +318,24 @@ collect_results() {
         result_of "$run.json" |
           jq -c --arg impl "$impl" --argjson round "$round" --slurpfile proc "$run-proc.json" \
             --argjson cluster "$(jq -ce 'objects' "$run-cluster-cpu.json" 2>/dev/null || echo '{}')" \
-            '. + $cluster + {impl: $impl, round: $round, cpu_s: ($proc[0].cpu_s * 100 | round / 100),
+            --argjson api "$(jq -ce 'objects' "$run-api.json" 2>/dev/null || echo '{}')" \
+            '. + $cluster + $api + {impl: $impl, round: $round, cpu_s: ($proc[0].cpu_s * 100 | round / 100),
                   peak_rss_mib: (if $proc[0].peak_rss_kib > 0
                                  then ($proc[0].peak_rss_kib / 1024 * 10 | round / 10)
                                  else null end)}'
       done
     done
-  } | jq -s --argjson figures "$figures" --argjson ceiling "$ceiling" "$JQ_MEDIAN"'
+  } | jq -s --argjson figures "$figures" --argjson ceiling "$ceiling" \
+      --argjson api_figures '["api_writes", "api_reads", "api_watches", "api_watches_in_window",
+                              "api_received_mib", "api_sent_mib"]' "$JQ_MEDIAN"'
     {runs: .,
      impls: (group_by(.impl) | map({key: .[0].impl, value:
        (if any(.[]; .error) then (first(.[] | select(.error)) | {error})
-        else . as $runs | reduce $figures[] as $f ({};
+        else . as $runs | reduce ($figures + $api_figures)[] as $f ({};
           .[$f] = ([$runs[][$f] | numbers] | median | if . then (. * 1000 | round / 1000) else . end))
-          | .cluster_cpu_s = ([$runs[].cluster_cpu_s // {} | keys[]] | unique | map({key: ., value:
-              ([$runs[].cluster_cpu_s[.] | numbers] | median)}) | from_entries)
+          | reduce ("cluster_cpu_s", "api_requests") as $o (.; .[$o] = ([$runs[][$o] // {} | keys[]] | unique
+              | map({key: ., value: ([$runs[][$o][.] | numbers] | median)}) | from_entries))
+          | .api_audited = all($runs[]; .api_audited == true)
         end)}) | from_entries)}
     + (if $ceiling == null then {} else {ceiling: $ceiling} end)' > "$results"
 }

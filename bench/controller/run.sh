@@ -13,6 +13,10 @@
 #            and until every job is Running. Last comes the ceiling: vcbench creates the same pods
 #            directly, with a client limited to the same QPS and burst, while no
 #            controller-manager runs.
+#            With it, the cluster's work per job: the requests each controller made by verb and
+#            resource (the API server's audit log of its benchmark identity, api-work.sh), the
+#            watches it opened, the bytes it sent and received, the API server's and etcd's CPU
+#            seconds per 1,000 pods, and the lower bound of writes for a job of BENCH_TASKS tasks.
 #   cronjob  BENCH_CRONJOBS CronJobs "* * * * *", created at second 30 of a minute; over the next
 #            BENCH_CRON_MINUTES scheduled minutes, the runs created per minute, missed runs and
 #            each run's lateness (its Job first seen by the watch minus its scheduled minute).
@@ -99,6 +103,7 @@ case $CASE in
   *) die "BENCH_CASE must be jobs, cronjob, jobflow or all (got '$CASE')" ;;
 esac
 source "$here/common.sh"
+source "$here/api-work.sh"
 for c in $CASES; do source "$here/case-$c.sh"; done
 
 for v in JOBS TASKS CRONJOBS CRON_MINUTES CRON_GRACE FLOWS QPS BURST WORKERS TIMEOUT CONCURRENCY ROUNDS; do
@@ -135,6 +140,7 @@ install_cleanup
 remove_leftovers
 create_nodes
 create_queue
+bench_identities_create
 take_slot
 
 {
@@ -145,7 +151,7 @@ take_slot
   echo "rounds: $ROUNDS"
   for c in $CASES; do "${c}_conditions"; done
   echo "vcbench: $CONCURRENCY concurrent creates; $NODES nodes x $PODS_PER_NODE pods; cluster webhook: $(webhook_impl)"
-  for impl in $IMPLS; do echo "$impl: $(bin_of "$impl") (identity $(identity_of "$impl"))"; done
+  for impl in $IMPLS; do echo "$impl: $(bin_of "$impl") (roles of $(identity_of "$impl"), as $(bench_user "$impl"))"; done
   echo "loadavg before: $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$out/conditions.txt"
 

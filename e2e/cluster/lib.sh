@@ -6,9 +6,11 @@ cluster_dir=$repo/e2e/cluster
 STATE_DIR=${STATE_DIR:-$repo/.state}
 PKI=$STATE_DIR/pki
 LOGS=$STATE_DIR/logs
-# The API server's audit log: writes by $FENCED_SA only (up.sh, audit-policy.yaml).
+# The API server's audit log: writes by $FENCED_SA, and every request of the controller
+# benchmark's identities $BENCH_SAS (up.sh, audit-policy.yaml; bench/controller/api-work.sh).
 AUDIT_LOG=$LOGS/audit.log
 FENCED_SA=vc-cpp-e2e-fenced
+BENCH_SAS="vc-cpp-bench-ours vc-cpp-bench-reference"
 PIDS=$STATE_DIR/pids
 export NO_PROXY=127.0.0.1,127.0.0.2,localhost${NO_PROXY:+,$NO_PROXY}
 

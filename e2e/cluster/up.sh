@@ -38,9 +38,12 @@ if ! alive etcd; then
 fi
 wait_until "etcd health" 60 curl -fsS http://127.0.0.1:$ETCD_PORT/health
 
-# The API server audits the writes of one identity only: the e2e test that fences a leader off
-# the API server (e2e/tests/deployed/fence_test.go) runs that replica under it and reads from the
-# log which of its writes arrived when. Everything else goes unaudited (no cost to other tests).
+# The API server audits two kinds of identity only: the writes of the one the e2e test that
+# fences a leader off the API server (e2e/tests/deployed/fence_test.go) runs that replica under
+# (it reads from the log which of its writes arrived when), and every request of the controller
+# benchmark's identities (bench/controller/api-work.sh counts them). Everything else goes
+# unaudited (no cost to other tests).
+bench_users=$(printf '"system:serviceaccount:%s:%s", ' $(for sa in $BENCH_SAS; do echo "$VC_NAMESPACE $sa"; done))
 cat > "$STATE_DIR/audit-policy.yaml" <<EOF_POLICY
 apiVersion: audit.k8s.io/v1
 kind: Policy
@@ -49,6 +52,8 @@ rules:
   - level: Metadata
     users: ["system:serviceaccount:$VC_NAMESPACE:$FENCED_SA"]
     verbs: [create, update, patch, delete, deletecollection]
+  - level: Metadata
+    users: [${bench_users%, }]
   - level: None
 EOF_POLICY
 if ! alive kube-apiserver; then
