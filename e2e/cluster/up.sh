@@ -129,7 +129,13 @@ fi
 kubectl_ get namespace volcano-system >/dev/null 2>&1 || kubectl_ create namespace volcano-system
 # The processes' identities; in chart mode the chart makes its own under the same names.
 if [ "$IMPL_WEBHOOK" = chart ]; then
-  [ "$(cat "$STATE_DIR/impl-webhook" 2>/dev/null)" = chart ] || "$cluster_dir/rbac.sh" delete
+  if [ "$(cat "$STATE_DIR/impl-webhook" 2>/dev/null)" != chart ]; then
+    # The process-mode scheduler and controller-manager may run under these identities: they go
+    # first, or they run for a while without their roles (the chart starts its own below).
+    stop scheduler
+    stop controllers
+    "$cluster_dir/rbac.sh" delete
+  fi
 else
   "$cluster_dir/rbac.sh"
 fi
