@@ -5,6 +5,7 @@
 
 #include "common/kube/resource.h"
 #include "common/log/log.h"
+#include "controllers/queue/state_machine.h"
 
 namespace vc::controllers::queue {
 
@@ -32,6 +33,13 @@ std::string resource_version_of(const json& object) {
   if (meta == object.end() || !meta->is_object()) return {};
   auto rv = meta->find("resourceVersion");
   return rv != meta->end() && rv->is_string() ? rv->get<std::string>() : std::string();
+}
+
+std::string state_of(const json& queue) {
+  auto status = queue.find("status");
+  if (status == queue.end() || !status->is_object()) return {};
+  auto state = status->find("state");
+  return state != status->end() && state->is_string() ? state->get<std::string>() : std::string();
 }
 
 }  // namespace
@@ -85,7 +93,9 @@ kube::Status Executor::execute(const Plan& plan) {
       auto r = client_.patch(kQueues, "", name, kube::PatchType::Apply,
                              state_apply_body(name, rv, p->to).dump(), options);
       if (!r) {
-        if (!p->failure_reason.empty()) {
+        // A Conflict is our own guard (the plan was made from an older copy): the retry plans
+        // again from a fresh one, and a Warning event would only alarm users.
+        if (!p->failure_reason.empty() && !r.is(kube::ErrorKind::Conflict)) {
           recorder_.event(ref, EventType::Warning, p->failure_reason,
                           p->failure_prefix + error_text(r.error()));
         }
@@ -102,6 +112,14 @@ kube::Status Executor::execute(const Plan& plan) {
       if (!r) return with_prefix(r.error(), p->failure_prefix);
       if (p->queue == name) rv = resource_version_of(*r);
       VC_LOG_DEBUG("annotated queue", kv("queue", p->queue), kv("closed_by_parent", p->value));
+    } else if (const auto* p = std::get_if<step::RequireParentOpen>(&s)) {
+      auto r = client_.get(kQueues, "", p->parent);
+      if (r.is(kube::ErrorKind::NotFound))
+        return plan_failure(parent_missing_message(name, p->parent));
+      if (!r) return r.error();
+      if (is_closed_or_closing(state_of(*r))) {
+        return plan_failure(parent_closed_message(name, p->parent));
+      }
     } else if (const auto* p = std::get_if<step::Enqueue>(&s)) {
       enqueue_(p->request);
     } else if (const auto* p = std::get_if<step::Fail>(&s)) {

@@ -7,9 +7,11 @@
 //     metadata.resourceVersion and status.state. Only the field this controller owns is sent
 //     (spec controller-manager.md §2.7), so the scheduler's status.allocated is never touched; the
 //     resourceVersion makes the apply conditional on the snapshot the plan was computed from (a
-//     stale cache yields Conflict and a retry instead of a state computed from old data).
+//     stale cache yields Conflict and a retry instead of a state computed from old data; that
+//     Conflict records no Warning event, other failures do).
 //   * spec.parent defaulting and the closed-by-parent annotation by JSON merge patch (the
 //     defaulting one guarded by resourceVersion as well).
+// One read: OPEN of a queue with a parent other than root GETs the parent (RequireParentOpen).
 // Commands are deleted (bus.volcano.sh/v1alpha1) before their action is enqueued.
 //
 // Thread-safety: execute() and execute_command() may be called from several workers at once;

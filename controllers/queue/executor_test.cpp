@@ -93,7 +93,7 @@ TEST_F(QueueExecutorTest, StateIsServerSideAppliedOnTheStatusSubresourceWithOnly
   EXPECT_EQ(recorder_.events()[0].object.name, "q");
 }
 
-TEST_F(QueueExecutorTest, ConflictStopsThePlanWithAWarningEventAndIsReturnedForRetry) {
+TEST_F(QueueExecutorTest, ConflictStopsThePlanWithoutAnEventAndIsReturnedForRetry) {
   server_.handle("PATCH", std::string(kQueuesPath) + "q/status", [](const HttpRequest&) {
     return Response::error(409, "Conflict",
                            "Operation cannot be fulfilled on queues.scheduling.volcano.sh \"q\": "
@@ -106,10 +106,68 @@ TEST_F(QueueExecutorTest, ConflictStopsThePlanWithAWarningEventAndIsReturnedForR
   ASSERT_FALSE(st.ok());
   EXPECT_EQ(st.error().kind, kube::ErrorKind::Conflict);
   EXPECT_THAT(verbs(), ElementsAre(std::string("PATCH ") + kQueuesPath + "q/status"));
+  // The conflict comes from our own resourceVersion guard: no Warning for users.
+  EXPECT_TRUE(recorder_.lines().empty());
+}
+
+TEST_F(QueueExecutorTest, OtherOpenFailureStopsThePlanWithAWarningEvent) {
+  server_.handle("PATCH", std::string(kQueuesPath) + "q/status", [](const HttpRequest&) {
+    return Response::error(422, "Invalid", "status.state: Unsupported value");
+  });
+  auto st = executor_.execute(
+      plan_with({step::ApplyState{"Closed", "Open", "OpenQueue",
+                                  "Update queue status from Closed to Open failed for ", "", ""}}));
+  ASSERT_FALSE(st.ok());
   EXPECT_THAT(recorder_.lines(),
               ElementsAre("Warning OpenQueue Update queue status from Closed to Open failed for "
-                          "Operation cannot be fulfilled on queues.scheduling.volcano.sh \"q\": "
-                          "the object has been modified"));
+                          "status.state: Unsupported value"));
+}
+
+TEST_F(QueueExecutorTest, RequireParentOpenReadsTheParentFromTheApiServer) {
+  std::string parent_state = "Closed";
+  std::mutex mu;
+  server_.handle("GET", std::string(kQueuesPath) + "p", [&](const HttpRequest&) {
+    std::lock_guard lock(mu);
+    json q = queue_json("p", "3");
+    q["status"] = {{"state", parent_state}};
+    return Response::json(200, q);
+  });
+  server_.handle("PATCH", std::string(kQueuesPath) + "q/status",
+                 [](const HttpRequest&) { return Response::json(200, queue_json("q", "6")); });
+  const Plan plan = plan_with({step::RequireParentOpen{"p"},
+                               step::ApplyState{"Closed", "Open", "OpenQueue", "x ", "", ""}});
+
+  for (const char* closed : {"Closed", "Closing"}) {
+    {
+      std::lock_guard lock(mu);
+      parent_state = closed;
+    }
+    auto st = executor_.execute(plan);
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error().message,
+              "Failed to open queue q because its parent queue p is closing or closed. Open the "
+              "parent queue first.");
+  }
+  EXPECT_THAT(verbs(), ElementsAre(std::string("GET ") + kQueuesPath + "p",
+                                   std::string("GET ") + kQueuesPath + "p"));
+
+  {
+    std::lock_guard lock(mu);
+    parent_state = "Open";
+  }
+  ASSERT_TRUE(executor_.execute(plan).ok());
+  EXPECT_EQ(verbs().back(), std::string("PATCH ") + kQueuesPath + "q/status");
+}
+
+TEST_F(QueueExecutorTest, RequireParentOpenOnAMissingParentFailsWithTheListerText) {
+  server_.handle("GET", std::string(kQueuesPath) + "p", [](const HttpRequest&) {
+    return Response::error(404, "NotFound", "queues.scheduling.volcano.sh \"p\" not found");
+  });
+  auto st = executor_.execute(plan_with({step::RequireParentOpen{"p"}}));
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().message,
+            "Failed to get parent queue p of queue q: queues.scheduling.volcano.sh \"p\" not "
+            "found");
 }
 
 TEST_F(QueueExecutorTest, SyncFailureRecordsNoEvent) {

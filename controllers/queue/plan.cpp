@@ -12,9 +12,14 @@ std::string annotate_failure(const std::string& queue) {
   return fmt::format("Failed to update annotations of queue {}: ", queue);
 }
 
-// The message a NotFound from a Go lister carries, for parity of error texts.
-std::string not_found(const std::string& queue) {
-  return fmt::format("queues.scheduling.volcano.sh \"{}\" not found", queue);
+// Mark every child that is neither Closed nor Closing as closed by its parent and ask for its
+// CLOSE (spec controller-manager.md §2.6, CLOSE step 1).
+void close_open_children(const Snapshot& s, std::vector<Step>& steps) {
+  for (const QueueInfo& child : s.children) {
+    if (is_closed_or_closing(child.state)) continue;
+    steps.push_back(step::Annotate{child.name, "true", annotate_failure(child.name)});
+    steps.push_back(step::Enqueue{Request{child.name, "", std::string(kCloseQueueAction)}});
+  }
 }
 
 void plan_sync(const Snapshot& s, Target target, std::vector<Step>& steps) {
@@ -29,12 +34,14 @@ void plan_sync(const Snapshot& s, Target target, std::vector<Step>& steps) {
   // 4. The state.
   const std::string to = to_string(resolve(target, !s.podgroup_phases.empty()));
   if (to != q.state) steps.push_back(step::ApplyState{q.state, to, "", "", "", ""});
+  // A closed or closing queue keeps its children closed: CLOSE writes its own state before it
+  // marks its children, so a CLOSE that failed half-way is finished by the next SYNC.
+  if (is_closed_or_closing(to)) close_open_children(s, steps);
   // 5. Hierarchy.
   if (q.name == kRootQueue) return;
   const std::string parent = effective_parent(q);
   if (!s.parent) {
-    steps.push_back(step::Fail{fmt::format("Failed to get parent queue {} of queue {}: {}", parent,
-                                           q.name, not_found(parent))});
+    steps.push_back(step::Fail{parent_missing_message(q.name, parent)});
     return;
   }
   if (is_closed_or_closing(s.parent->state) && !is_closed_or_closing(to)) {
@@ -51,26 +58,29 @@ void plan_open(const Snapshot& s, std::vector<Step>& steps) {
   if (q.state == "Open") return;  // the table sends Open queues to SYNC; kept for safety
   if (!q.parent.empty() && q.parent != kRootQueue) {
     if (!s.parent) {
-      steps.push_back(step::Fail{fmt::format("Failed to get parent queue {} of queue {}: {}",
-                                             q.parent, q.name, not_found(q.parent))});
+      steps.push_back(step::Fail{parent_missing_message(q.name, q.parent)});
       return;
     }
     if (is_closed_or_closing(s.parent->state)) {
-      steps.push_back(step::Fail{
-          fmt::format("Failed to open queue {} because its parent queue {} is closing or "
-                      "closed. Open the parent queue first.",
-                      q.name, q.parent)});
+      steps.push_back(step::Fail{parent_closed_message(q.name, q.parent)});
       return;
     }
   }
+  // The parent as the API server has it now: the cache can still show it Open just after it
+  // was closed, and a child reopened then would stay open under a closed parent.
+  if (!q.parent.empty() && q.parent != kRootQueue) {
+    steps.push_back(step::RequireParentOpen{q.parent});
+  }
+  // This queue's own state first, its children after: a child's OPEN checks that its parent is
+  // open, which it then is.
+  steps.push_back(step::ApplyState{
+      q.state, "Open", std::string(kOpenQueueAction),
+      fmt::format("Update queue status from {} to Open failed for ", q.state), "", ""});
   for (const QueueInfo& child : s.children) {
     if (child.closed_by_parent == "true") {
       steps.push_back(step::Enqueue{Request{child.name, "", std::string(kOpenQueueAction)}});
     }
   }
-  steps.push_back(step::ApplyState{
-      q.state, "Open", std::string(kOpenQueueAction),
-      fmt::format("Update queue status from {} to Open failed for ", q.state), "", ""});
   if (q.closed_by_parent != "false") {
     steps.push_back(step::Annotate{q.name, "false", annotate_failure(q.name)});
   }
@@ -78,26 +88,36 @@ void plan_open(const Snapshot& s, std::vector<Step>& steps) {
 
 void plan_close(const Snapshot& s, std::vector<Step>& steps) {
   const QueueInfo& q = s.queue;
-  if (!is_closed_or_closing(q.state)) {
-    if (q.name == kRootQueue) {
-      steps.push_back(step::Note{"Root queue cannot be closed"});
-      return;
-    }
-    for (const QueueInfo& child : s.children) {
-      if (is_closed_or_closing(child.state)) continue;
-      steps.push_back(step::Annotate{child.name, "true", annotate_failure(child.name)});
-      steps.push_back(step::Enqueue{Request{child.name, "", std::string(kCloseQueueAction)}});
-    }
+  if (!is_closed_or_closing(q.state) && q.name == kRootQueue) {
+    steps.push_back(step::Note{"Root queue cannot be closed"});
+    return;
   }
+  // This queue's own state first, its children after (Volcano marks the children first): a
+  // child's SYNC that runs in between would otherwise still find its parent Open and reopen it.
   const std::string to = to_string(resolve(Target::ClosedIfEmpty, !s.podgroup_phases.empty()));
   if (to != q.state) {
     steps.push_back(step::ApplyState{q.state, to, std::string(kCloseQueueAction),
                                      "Close queue failed for ", std::string(kCloseQueueAction),
                                      "Close queue succeed"});
   }
+  if (!is_closed_or_closing(q.state)) close_open_children(s, steps);
 }
 
 }  // namespace
+
+std::string parent_missing_message(const std::string& queue, const std::string& parent) {
+  // The NotFound text of a Go lister, for parity of error texts.
+  return fmt::format(
+      "Failed to get parent queue {} of queue {}: queues.scheduling.volcano.sh \"{}\" not found",
+      parent, queue, parent);
+}
+
+std::string parent_closed_message(const std::string& queue, const std::string& parent) {
+  return fmt::format(
+      "Failed to open queue {} because its parent queue {} is closing or closed. Open the parent "
+      "queue first.",
+      queue, parent);
+}
 
 std::string effective_parent(const QueueInfo& queue) {
   if (queue.name == kRootQueue) return {};
@@ -144,6 +164,9 @@ struct Describe {
   }
   std::string operator()(const step::Enqueue& s) const {
     return fmt::format("Enqueue {} {}", s.request.queue, s.request.action);
+  }
+  std::string operator()(const step::RequireParentOpen& s) const {
+    return "RequireParentOpen " + s.parent;
   }
   std::string operator()(const step::Fail& s) const { return "Fail " + s.message; }
   std::string operator()(const step::Note& s) const { return "Note " + s.message; }

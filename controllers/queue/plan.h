@@ -2,7 +2,8 @@
 // The queue reconciler's pure core (spec controller-manager.md §2.4-§2.6): from one request and
 // a snapshot of the caches, the ordered list of steps the executor performs. The executor stops
 // at the first step that fails and the request is retried, so a plan is written in the order
-// Volcano performs the writes; a Fail step stands where Volcano would return an error.
+// Volcano performs the writes (except that OPEN and CLOSE write the queue's own state before they
+// touch its children; docs/compat.md); a Fail step stands where Volcano would return an error.
 //
 // Pure functions; callable from any thread.
 
@@ -29,6 +30,10 @@ struct Snapshot {
 
 // The parent SYNC checks: spec.parent, "root" when unset, none for root itself.
 std::string effective_parent(const QueueInfo& queue);
+
+// The errors of a queue whose parent is missing, or Closed or Closing when it is to be opened.
+std::string parent_missing_message(const std::string& queue, const std::string& parent);
+std::string parent_closed_message(const std::string& queue, const std::string& parent);
 
 namespace step {
 // Set spec.parent of the plan's queue to "root" (it was empty), guarded by resource_version.
@@ -57,6 +62,11 @@ struct Annotate {
   std::string value;
   std::string failure_prefix;
 };
+// Read the queue's parent from the API server (not the cache) and stop with OPEN's error when it
+// is missing, Closed or Closing.
+struct RequireParentOpen {
+  std::string parent;
+};
 // Put a request on the queue work queue.
 struct Enqueue {
   Request request;
@@ -71,8 +81,9 @@ struct Note {
 };
 }  // namespace step
 
-using Step = std::variant<step::DefaultParent, step::PublishCounts, step::ApplyState,
-                          step::Annotate, step::Enqueue, step::Fail, step::Note>;
+using Step =
+    std::variant<step::DefaultParent, step::PublishCounts, step::ApplyState, step::Annotate,
+                 step::RequireParentOpen, step::Enqueue, step::Fail, step::Note>;
 
 struct Plan {
   QueueInfo queue;  // the queue the request is about (events are recorded on it)

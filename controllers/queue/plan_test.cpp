@@ -90,6 +90,25 @@ TEST(QueuePlanSync, OpenParentReopensAChildClosedByIt) {
               ElementsAre(kZero));
 }
 
+TEST(QueuePlanSync, ClosedQueueClosesChildrenLeftOpenByAnInterruptedClose) {
+  // CLOSE wrote this queue's state and then failed to mark c1: the retry is a SYNC (Closed +
+  // CloseQueue), which finishes the cascade.
+  for (const char* state : {"Closed", "Closing"}) {
+    Snapshot s = snap(queue("q", state), queue("root", "Open", ""),
+                      {std::string(state) == "Closing" ? "Running" : ""},
+                      {queue("c1", "Open", "q"), queue("c2", "Closed", "q", "true")});
+    if (std::string(state) == "Closed") s.podgroup_phases.clear();
+    EXPECT_THAT(steps(kClose, s),
+                ElementsAre(::testing::StartsWith("PublishCounts"),
+                            "Annotate c1 closed-by-parent=true", "Enqueue c1 CloseQueue"))
+        << state;
+  }
+  // An open queue leaves its children alone.
+  EXPECT_THAT(steps(kSync, snap(queue("q", "Open"), queue("root", "Open", ""), {},
+                                {queue("c1", "Open", "q"), queue("c2", "Closed", "q")})),
+              ElementsAre(kZero));
+}
+
 TEST(QueuePlanSync, ParentWithoutStateOrUnknownChangesNothing) {
   for (const char* parent_state : {"", "Unknown"}) {
     EXPECT_THAT(steps(kSync, snap(queue("q", "Closed", "p", "true"), queue("p", parent_state))),
@@ -102,14 +121,15 @@ TEST(QueuePlanSync, InvalidStateFails) {
               ElementsAre("Fail queue q state Paused is invalid"));
 }
 
-TEST(QueuePlanOpen, ReopensMarkedChildrenThenAppliesOpenThenClearsTheMark) {
+TEST(QueuePlanOpen, AppliesOpenThenReopensMarkedChildrenThenClearsTheMark) {
   Snapshot s = snap(queue("q", "Closed", "root", "true"), queue("root", "Open", ""), {},
                     {queue("c1", "Closed", "q", "true"), queue("c2", "Closed", "q", "false"),
                      queue("c3", "Closed", "q")});
-  EXPECT_THAT(steps(kOpen, s), ElementsAre("Enqueue c1 OpenQueue", "ApplyState Closed->Open",
+  // Own state first: the children's OPEN then finds their parent Open.
+  EXPECT_THAT(steps(kOpen, s), ElementsAre("ApplyState Closed->Open", "Enqueue c1 OpenQueue",
                                            "Annotate q closed-by-parent=false"));
   const Plan plan = plan_request(kOpen, s);
-  const auto& apply = std::get<step::ApplyState>(plan.steps[1]);
+  const auto& apply = std::get<step::ApplyState>(plan.steps[0]);
   EXPECT_EQ(apply.failure_reason, "OpenQueue");
   EXPECT_EQ(apply.failure_prefix, "Update queue status from Closed to Open failed for ");
   EXPECT_EQ(apply.success_reason, "");  // no success event on open
@@ -132,16 +152,27 @@ TEST(QueuePlanOpen, ClosedOrMissingParentBlocksTheOpen) {
               ElementsAre("ApplyState Closed->Open", "Annotate q closed-by-parent=false"));
 }
 
+TEST(QueuePlanOpen, ParentOpenInTheCacheIsCheckedAgainstTheApiServerFirst) {
+  // The cache may still show a parent Open that was just closed: the executor reads it again
+  // before the child's state is written.
+  EXPECT_THAT(steps(kOpen, snap(queue("q", "Closed", "p", "true"), queue("p", "Open"))),
+              ElementsAre("RequireParentOpen p", "ApplyState Closed->Open",
+                          "Annotate q closed-by-parent=false"));
+  EXPECT_THAT(steps(kOpen, snap(queue("q", "Closed", "root", "true"), queue("root", "Open", ""))),
+              ElementsAre("ApplyState Closed->Open", "Annotate q closed-by-parent=false"));
+}
+
 TEST(QueuePlanClose, CascadesToOpenChildrenAndClosesAnEmptyQueue) {
   Snapshot s = snap(queue("q", "Open"), queue("root", "Open", ""), {},
                     {queue("c1", "Open", "q"), queue("c2", "Closed", "q"), queue("c3", "", "q"),
                      queue("c4", "Closing", "q")});
+  // Own state first: a child's SYNC in between finds its parent closed, not Open.
   EXPECT_THAT(steps(kClose, s),
-              ElementsAre("Annotate c1 closed-by-parent=true", "Enqueue c1 CloseQueue",
-                          "Annotate c3 closed-by-parent=true", "Enqueue c3 CloseQueue",
-                          "ApplyState Open->Closed"));
+              ElementsAre("ApplyState Open->Closed", "Annotate c1 closed-by-parent=true",
+                          "Enqueue c1 CloseQueue", "Annotate c3 closed-by-parent=true",
+                          "Enqueue c3 CloseQueue"));
   const Plan plan = plan_request(kClose, s);
-  const auto& apply = std::get<step::ApplyState>(plan.steps.back());
+  const auto& apply = std::get<step::ApplyState>(plan.steps.front());
   EXPECT_EQ(apply.failure_reason, "CloseQueue");
   EXPECT_EQ(apply.failure_prefix, "Close queue failed for ");
   EXPECT_EQ(apply.success_reason, "CloseQueue");
