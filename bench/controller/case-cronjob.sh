@@ -73,10 +73,7 @@ cronjob_report() {
     echo "user+system time from the launch of vcbench (second $((60 - CRON_LEAD_S))) to the end of the window;"
     echo "peak RSS its VmHWM (start-up included). Both include the Job controller's work for the runs'"
     echo "Jobs and pods."
-    echo
-    echo '```'
-    cat "$out/conditions.txt"
-    echo '```'
+    conditions_block
   } > "$report"
   cat "$report"
 

@@ -37,10 +37,7 @@ jobflow_report() {
     echo "completion. CPU s is the controller's user+system time from the start of the creation to the"
     echo "moment every flow was Succeed; peak RSS its VmHWM (start-up included). Both include the Job"
     echo "controller's work for the steps' Jobs and pods."
-    echo
-    echo '```'
-    cat "$out/conditions.txt"
-    echo '```'
+    conditions_block
   } > "$report"
   cat "$report"
 

@@ -65,10 +65,7 @@ jobs_report() {
     echo "moment every job was Running; peak RSS its VmHWM (start-up included). The ceiling creates the"
     echo "same pods (same spec and nodes, no owner) from one client limited to qps $QPS / burst $BURST"
     echo "with $CONCURRENCY creates in flight, while no controller-manager runs."
-    echo
-    echo '```'
-    cat "$out/conditions.txt"
-    echo '```'
+    conditions_block
   } > "$report"
   cat "$report"
 

@@ -8,6 +8,9 @@
 #   C_before_launch       (optional) runs just before vcbench is launched
 #   C_vcbench NS PID      runs vcbench for one measurement in namespace NS against the
 #                         controller-manager PID; its JSON result goes to stdout
+#   C_after_measure NS RUN (optional) runs after a successful measurement, before its namespace
+#                         is deleted (the controller-manager $controller still runs), e.g. the
+#                         scale case's cold start
 #   C_after_rounds        (optional) runs after every round, e.g. the jobs case's ceiling
 #   C_report              writes the case's results.json and results.md and checks its targets
 # Its files are $out/$(prefix_of C)*: no prefix for jobs (as before there were cases), C- else.
@@ -41,6 +44,7 @@ vcbench() { "$VCBENCH" "$1" --kubeconfig="$ADMIN_KUBECONFIG" "${@:2}"; }
 
 # ---------------------------------------------------------------- cleanup
 previous=
+previous_webhook=  # the cluster's webhook before a case swapped it (the scale case), if it did
 slot_taken=false
 controller=      # the lib.sh name of the controller-manager this script runs, if any
 sampler_pid=
@@ -54,7 +58,8 @@ cleanup() {
   if [ -n "$controller" ]; then stop "$controller"; fi
   if $slot_taken; then
     log "restoring the cluster's controller-manager: $previous"
-    if ! IMPL_WEBHOOK=$(webhook_impl) IMPL_CONTROLLERS=$previous "$cluster_dir/up.sh" >>"$out/cluster-up.log" 2>&1; then
+    [ -z "$previous_webhook" ] || log "restoring the cluster's webhook: $previous_webhook"
+    if ! IMPL_WEBHOOK=${previous_webhook:-$(webhook_impl)} IMPL_CONTROLLERS=$previous "$cluster_dir/up.sh" >>"$out/cluster-up.log" 2>&1; then
       tail -n 20 "$out/cluster-up.log" >&2
       log "error: could not restore the controller-manager; run: IMPL_CONTROLLERS=$previous e2e/cluster/up.sh"
       rc=1
@@ -207,6 +212,16 @@ sample() {
 
 # ---------------------------------------------------------------- one measurement
 failed=false
+# start_controller IMPL: IMPL's controller-manager as $controller, with the flags both get.
+start_controller() {
+  start "$controller" "$(bin_of "$1")" \
+    --kubeconfig="$(bench_kubeconfig "$1")" \
+    --scheduler-name=volcano --leader-elect=false --worker-threads="$WORKERS" \
+    --kube-api-qps="$QPS" --kube-api-burst="$BURST" \
+    --enable-healthz=true --healthz-address="127.0.0.1:$CONTROLLERS_HEALTHZ_PORT" \
+    --enable-metrics=true --listen-address="127.0.0.1:$CONTROLLERS_METRICS_PORT" \
+    --logtostderr -v="$VERBOSITY" ${CONTROLLER_FLAGS[@]+"${CONTROLLER_FLAGS[@]}"}
+}
 # measure CASE IMPL ROUND: one measurement of CASE with IMPL; its files are
 # $out/<prefix>IMPL-rROUND*. The controller's CPU seconds count from the launch of vcbench to its
 # end (CASE_before_launch runs before), its peak RSS is VmHWM at the end; its API requests and
@@ -219,13 +234,7 @@ measure() {
   controller=bench-controllers-$impl
   : > "$LOGS/$controller.log"
   started=$(audit_now)
-  start "$controller" "$(bin_of "$impl")" \
-    --kubeconfig="$(bench_kubeconfig "$impl")" \
-    --scheduler-name=volcano --leader-elect=false --worker-threads="$WORKERS" \
-    --kube-api-qps="$QPS" --kube-api-burst="$BURST" \
-    --enable-healthz=true --healthz-address="127.0.0.1:$CONTROLLERS_HEALTHZ_PORT" \
-    --enable-metrics=true --listen-address="127.0.0.1:$CONTROLLERS_METRICS_PORT" \
-    --logtostderr -v="$VERBOSITY" ${CONTROLLER_FLAGS[@]+"${CONTROLLER_FLAGS[@]}"}
+  start_controller "$impl"
   pid=$(cat "$PIDS/$controller.pid")
   if ! wait_until "$controller healthz" 60 curl -fsS --max-time 2 "http://127.0.0.1:$CONTROLLERS_HEALTHZ_PORT/healthz"; then
     tail -n 30 "$LOGS/$controller.log" >&2
@@ -279,6 +288,9 @@ measure() {
   fi
   jq -n --argjson ticks $((cpu1 - cpu0)) --argjson hz "$CLK_TCK" --argjson hwm "$hwm" \
     '{cpu_s: ($ticks / $hz), peak_rss_kib: $hwm}' > "$out/$run-proc.json"
+  if [ "$rc" -eq 0 ] && declare -F "${case_}_after_measure" >/dev/null; then
+    "${case_}_after_measure" "$ns" "$run"
+  fi
   slot_still_ours
   vcbench delete-namespace --namespace="$ns" --timeout=300s || die "could not delete namespace $ns"
   stop "$controller"
@@ -338,6 +350,14 @@ collect_results() {
           | .api_audited = all($runs[]; .api_audited == true)
         end)}) | from_entries)}
     + (if $ceiling == null then {} else {ceiling: $ceiling} end)' > "$results"
+}
+
+# conditions_block: the run's conditions.txt as a fenced block, the end of every report.
+conditions_block() {
+  echo
+  echo '```'
+  cat "$out/conditions.txt"
+  echo '```'
 }
 
 # value PATH: a field of $results, "n/a" when missing or null.

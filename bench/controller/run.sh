@@ -23,6 +23,9 @@
 #   jobflow  five JobTemplates and BENCH_FLOWS JobFlows of five steps (a; b, c after a; d after
 #            b, c; e after d) at once; the time until every flow is Succeed, and per flow.
 #   all      the three, in this order.
+#   scale    (`make bench-scale`, case-scale.sh) BENCH_SCALE_JOBS one-pod and BENCH_SCALE_BIG_JOBS
+#            ten-pod Jobs through each implementation's own webhook, at a tenth and at full size,
+#            the controller-manager's cold start with all of them present, and the growth.
 #
 # Meanwhile the controller process is sampled every 0.2 s (CPU ticks, RSS); the tables report its
 # CPU seconds from the launch of vcbench to the end of the measurement and its peak RSS (VmHWM).
@@ -35,7 +38,9 @@
 # failure or Ctrl-C.
 #
 # Environment:
-#   BENCH_CASE         jobs (default), cronjob, jobflow or all
+#   BENCH_CASE         jobs (default), cronjob, jobflow, all, or scale
+#   BENCH_SCALE_JOBS   one-pod Jobs of the scale case (default 10000); BENCH_SCALE_BIG_JOBS
+#                      ten-pod Jobs (default 1000); a tenth of each runs first
 #   BENCH_JOBS         jobs (default 500); BENCH_TASKS tasks per job (default 4)
 #   BENCH_CRONJOBS     CronJobs of the cronjob case (default 500)
 #   BENCH_CRON_MINUTES scheduled minutes the cronjob case measures (default 3)
@@ -52,7 +57,8 @@
 #                      round and, from 2 rounds on, each figure's median, which the ratios and
 #                      targets then use. On this small shared machine a single run can be off by
 #                      a third; 3 rounds give figures worth keeping.
-#   BENCH_TIMEOUT      seconds each measurement may take, from the first create (default 600;
+#   BENCH_TIMEOUT      seconds each measurement may take, from the first create (default 600,
+#                      1800 for the scale case;
 #                      the cronjob case needs BENCH_CRON_MINUTES minutes + BENCH_CRON_GRACE)
 #   BENCH_CONCURRENCY  vcbench's concurrent creates, for every case and the ceiling (default 64)
 #   BENCH_VERBOSITY    the controllers' -v (default 3, as in the cluster)
@@ -86,7 +92,10 @@ WORKERS=${BENCH_WORKERS:-3}
 read -r -a CONTROLLER_FLAGS <<< "${BENCH_CONTROLLER_FLAGS:-}"
 IMPLS=${BENCH_IMPLS:-"ours reference"}
 ROUNDS=${BENCH_ROUNDS:-1}
-TIMEOUT=${BENCH_TIMEOUT:-600}
+SCALE_JOBS=${BENCH_SCALE_JOBS:-10000}
+SCALE_BIG_JOBS=${BENCH_SCALE_BIG_JOBS:-1000}
+# 20,000 pods take this machine minutes: the scale case gets half an hour by default.
+TIMEOUT=${BENCH_TIMEOUT:-$([ "$CASE" = scale ] && echo 1800 || echo 600)}
 CONCURRENCY=${BENCH_CONCURRENCY:-64}
 VERBOSITY=${BENCH_VERBOSITY:-3}
 PODS_PER_NODE=250
@@ -100,15 +109,21 @@ QUEUE=bench
 case $CASE in
   jobs|cronjob|jobflow) CASES=$CASE ;;
   all) CASES="jobs cronjob jobflow" ;;
-  *) die "BENCH_CASE must be jobs, cronjob, jobflow or all (got '$CASE')" ;;
+  scale) CASES="scale-tenth scale" ;;
+  *) die "BENCH_CASE must be jobs, cronjob, jobflow, all or scale (got '$CASE')" ;;
 esac
 source "$here/common.sh"
 source "$here/api-work.sh"
-for c in $CASES; do source "$here/case-$c.sh"; done
+# One file per case; the scale file holds both of its sizes.
+for f in $(for c in $CASES; do echo "${c%%-*}"; done | sort -u); do source "$here/case-$f.sh"; done
 
-for v in JOBS TASKS CRONJOBS CRON_MINUTES CRON_GRACE FLOWS QPS BURST WORKERS TIMEOUT CONCURRENCY ROUNDS; do
+for v in JOBS TASKS CRONJOBS CRON_MINUTES CRON_GRACE FLOWS QPS BURST WORKERS TIMEOUT CONCURRENCY ROUNDS SCALE_JOBS; do
   [[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "BENCH_$v must be a positive integer (got '${!v}')"
 done
+[[ $SCALE_BIG_JOBS =~ ^[0-9]+$ ]] || die "BENCH_SCALE_BIG_JOBS must be a non-negative integer (got '$SCALE_BIG_JOBS')"
+if [ "$CASE" = scale ] && [ "$SCALE_JOBS" -lt 10 ]; then
+  die "BENCH_SCALE_JOBS must be at least 10: the scale case also runs a tenth of it (got $SCALE_JOBS)"
+fi
 [ "$CRON_GRACE" -lt 60 ] || die "BENCH_CRON_GRACE must be under 60 seconds (got $CRON_GRACE)"
 if [[ " $CASES " == *" cronjob "* ]] && [ "$TIMEOUT" -lt $((CRON_MINUTES * 60 + CRON_GRACE)) ]; then
   die "BENCH_TIMEOUT ($TIMEOUT s) is shorter than the cronjob window ($CRON_MINUTES minutes + $CRON_GRACE s)"

@@ -90,14 +90,11 @@ func runCronJobs(args []string) error {
 	if longest := time.Duration(opt.minutes)*time.Minute + opt.grace; common.timeout < longest {
 		return fmt.Errorf("--timeout %v is shorter than the window (up to %v): %w", common.timeout, longest, errUsage)
 	}
-	var err error
-	if opt.place, err = parsePlacement(*placementFlag); err != nil {
-		return fmt.Errorf("--placement: %v: %w", err, errUsage)
-	}
-	c, err := newClients(common.kubeconfig, -1, 0)
+	place, c, err := placedClients(common.kubeconfig, *placementFlag)
 	if err != nil {
 		return err
 	}
+	opt.place = place
 	ctx, cancel := signalContext()
 	defer cancel()
 

@@ -49,11 +49,7 @@ func runJobFlows(args []string) error {
 	if *flows < 1 || *concurrency < 1 || *succeedAfter <= 0 {
 		return fmt.Errorf("--flows, --concurrency and --succeed-after must be positive: %w", errUsage)
 	}
-	place, err := parsePlacement(*placementFlag)
-	if err != nil {
-		return fmt.Errorf("--placement: %v: %w", err, errUsage)
-	}
-	c, err := newClients(common.kubeconfig, -1, 0)
+	place, c, err := placedClients(common.kubeconfig, *placementFlag)
 	if err != nil {
 		return err
 	}

@@ -16,8 +16,11 @@ import (
 // the first create; those that were not reached are null.
 type jobsResult struct {
 	resultHeader
-	Jobs        int      `json:"jobs"`
-	Tasks       int      `json:"tasks"`
+	Jobs  int `json:"jobs"`
+	Tasks int `json:"tasks"`
+	// BigJobs more jobs of BigTasks tasks each (the scale case's mix), counted in Jobs and Pods.
+	BigJobs     int      `json:"big_jobs,omitempty"`
+	BigTasks    int      `json:"big_tasks,omitempty"`
 	Pods        int      `json:"pods"`
 	FirstPodS   *float64 `json:"first_pod_s"`
 	AllPodsS    *float64 `json:"all_pods_s"`
@@ -38,6 +41,8 @@ func runJobs(args []string) error {
 	common.register(fs, 10*time.Minute)
 	jobs := fs.Int("jobs", 500, "number of Volcano Jobs")
 	tasks := fs.Int("tasks", 4, "tasks per job (1 replica each, minAvailable = tasks)")
+	bigJobs := fs.Int("big-jobs", 0, "further jobs of --big-tasks tasks each, created after the others")
+	bigTasks := fs.Int("big-tasks", 10, "tasks of each --big-jobs job")
 	queue := fs.String("queue", "bench", "queue of the jobs (must be Open)")
 	placementFlag := fs.String("placement", "", "key=value: node label and NoSchedule taint of the benchmark nodes")
 	concurrency := fs.Int("concurrency", 64, "concurrent create requests")
@@ -51,20 +56,21 @@ func runJobs(args []string) error {
 	if *jobs < 1 || *tasks < 1 || *concurrency < 1 {
 		return fmt.Errorf("--jobs, --tasks and --concurrency must be positive: %w", errUsage)
 	}
-	place, err := parsePlacement(*placementFlag)
-	if err != nil {
-		return fmt.Errorf("--placement: %v: %w", err, errUsage)
+	if *bigJobs < 0 || *bigTasks < 1 {
+		return fmt.Errorf("--big-jobs must not be negative and --big-tasks must be positive: %w", errUsage)
 	}
-	// Submitting is not what is measured: no client-side limit on the jobs' creates.
-	c, err := newClients(common.kubeconfig, -1, 0)
+	place, c, err := placedClients(common.kubeconfig, *placementFlag)
 	if err != nil {
 		return err
 	}
 	ctx, cancel := signalContext()
 	defer cancel()
 
-	res := jobsResult{resultHeader: resultHeader{Kind: "jobs", Namespace: common.namespace, Concurrency: *concurrency}, Jobs: *jobs, Tasks: *tasks,
-		Pods: *jobs * *tasks}
+	res := jobsResult{resultHeader: resultHeader{Kind: "jobs", Namespace: common.namespace, Concurrency: *concurrency},
+		Jobs: *jobs + *bigJobs, Tasks: *tasks, Pods: *jobs**tasks + *bigJobs**bigTasks}
+	if *bigJobs > 0 {
+		res.BigJobs, res.BigTasks = *bigJobs, *bigTasks
+	}
 	err = measureJobs(ctx, c, common, *queue, place, processAlive(*controllerPid), &res)
 	if err != nil {
 		res.Error = err.Error()
@@ -97,9 +103,15 @@ func measureJobs(ctx context.Context, c *clients, common commonFlags, queue stri
 	start := time.Now()
 	prog.begin(start)
 	res.StartUnixMs = start.UnixMilli()
-	logf("creating %d jobs x %d tasks in %s (%d at a time)", res.Jobs, res.Tasks, ns, res.Concurrency)
+	small := res.Jobs - res.BigJobs
+	logf("creating %d jobs x %d tasks and %d jobs x %d tasks in %s (%d at a time)", small, res.Tasks,
+		res.BigJobs, res.BigTasks, ns, res.Concurrency)
 	cr := startCreation(mctx, res.Jobs, res.Concurrency, func(ctx context.Context, i int) error {
-		job := benchJob(i, res.Tasks, queue, place)
+		tasks := res.Tasks
+		if i >= small {
+			tasks = res.BigTasks
+		}
+		job := benchJob(i, tasks, queue, place)
 		prog.submitJob(job.Name, time.Now())
 		_, err := c.vc.BatchV1alpha1().Jobs(ns).Create(ctx, job, metav1.CreateOptions{})
 		return err

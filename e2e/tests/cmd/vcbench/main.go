@@ -47,6 +47,10 @@ func main() {
 		err = runCronJobs(os.Args[2:])
 	case "jobflows":
 		err = runJobFlows(os.Args[2:])
+	case "probe":
+		err = runProbe(os.Args[2:])
+	case "plot":
+		err = runPlot(os.Args[2:])
 	case "delete-namespace":
 		err = runDeleteNamespace(os.Args[2:])
 	case "-h", "--help", "help":
@@ -71,11 +75,13 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprint(os.Stderr, `usage: vcbench jobs|pods|cronjobs|jobflows|delete-namespace [flags]   (vcbench CMD -h lists the flags)
+	fmt.Fprint(os.Stderr, `usage: vcbench jobs|pods|cronjobs|jobflows|probe|plot|delete-namespace [flags]   (vcbench CMD -h lists the flags)
   jobs              create Volcano Jobs at once; time until all pods exist and all jobs are Running
   pods              the ceiling: create the same pods directly with a rate-limited client
   cronjobs          create CronJobs running every minute; their runs per minute and how late
   jobflows          create JobFlows of five steps at once; time until all of them Succeed
+  probe             create one job now; the moment its PodGroup appears (a controller's cold start)
+  plot              draw the scale case's growth table (TSV) as a PNG
   delete-namespace  delete a namespace and wait until it (with its pods) is gone
 `)
 }
@@ -117,6 +123,17 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		return errUsage
 	}
 	return nil
+}
+
+// placedClients parses --placement and builds clients without a client-side rate limit (the
+// commands that create what the controller works on: submitting is not what they measure).
+func placedClients(kubeconfig, placementFlag string) (placement, *clients, error) {
+	place, err := parsePlacement(placementFlag)
+	if err != nil {
+		return placement{}, nil, fmt.Errorf("--placement: %v: %w", err, errUsage)
+	}
+	c, err := newClients(kubeconfig, -1, 0)
+	return place, c, err
 }
 
 // clients are the clientsets built from one kubeconfig with one rate limit. A clientset shares
