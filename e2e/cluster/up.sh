@@ -233,5 +233,6 @@ if ! alive kwok; then
     --cidr=10.244.0.0/16 --node-ip=127.0.0.1
 fi
 "$cluster_dir/nodes.sh"
-wait_until "all nodes Ready" 120 kubectl_ wait --for=condition=Ready node --all --timeout=2s
+# One attempt may have to look at many nodes (a benchmark adds dozens): give it room.
+wait_until "all nodes Ready" 120 kubectl_ wait --for=condition=Ready node --all --timeout=30s
 log "cluster up: KUBECONFIG=$ADMIN_KUBECONFIG webhook=$IMPL_WEBHOOK controllers=$IMPL_CONTROLLERS"
