@@ -55,6 +55,7 @@ cleanup() {
   trap - EXIT INT TERM
   if [ -n "$vcbench_pid" ]; then kill -TERM "$vcbench_pid" 2>/dev/null || true; wait "$vcbench_pid" 2>/dev/null || true; fi
   if [ -n "$sampler_pid" ]; then kill -TERM "$sampler_pid" 2>/dev/null || true; fi
+  perf_stop
   if [ -n "$controller" ]; then stop "$controller"; fi
   if $slot_taken; then
     log "restoring the cluster's controller-manager: $previous"
@@ -66,7 +67,7 @@ cleanup() {
     fi
   fi
   for ns in $(kubectl_ get namespace -l "$PLACEMENT" -o name 2>/dev/null | sed 's|^namespace/||'); do
-    vcbench delete-namespace --namespace="$ns" --timeout=300s 2>>"$out/cleanup.log" ||
+    vcbench delete-namespace --namespace="$ns" --timeout="${TIMEOUT}s" 2>>"$out/cleanup.log" ||
       { log "error: namespace $ns not deleted (see $out/cleanup.log)"; rc=1; }
   done
   kubectl_ delete queue "$QUEUE" --ignore-not-found >/dev/null 2>&1 ||
@@ -90,7 +91,7 @@ remove_leftovers() {
   for impl in ours reference; do stop "bench-controllers-$impl"; done  # of an interrupted run
   for ns in $(kubectl_ get namespace -l "$PLACEMENT" -o name | sed 's|^namespace/||'); do
     log "deleting namespace $ns left by an earlier run"
-    vcbench delete-namespace --namespace="$ns" --timeout=300s || die "could not delete namespace $ns"
+    vcbench delete-namespace --namespace="$ns" --timeout="${TIMEOUT}s" || die "could not delete namespace $ns"
   done
 }
 
@@ -257,11 +258,16 @@ measure() {
   cluster_ticks > "$out/$run-cluster-ticks0.txt"
   machine0=$(machine_ticks)
   # In the background so that Ctrl-C (a trapped signal) interrupts the wait at once.
+  if $PERF; then
+    perf_start "$run" controller "$pid"
+    if alive webhook; then perf_start "$run" webhook "$(cat "$PIDS/webhook.pid")"; fi
+  fi
   "${case_}_vcbench" "$ns" "$pid" \
     > "$out/$run.json" 2> >(tee "$out/$run-vcbench.log" | sed "s/^/  [$impl] /" >&2) &
   vcbench_pid=$!
   wait "$vcbench_pid" || rc=$?
   vcbench_pid=
+  perf_stop
   cluster_ticks > "$out/$run-cluster-ticks1.txt"
   cluster_cpu_json "$out/$run-cluster-ticks0.txt" "$out/$run-cluster-ticks1.txt" "$machine0" "$(machine_ticks)" \
     > "$out/$run-cluster-cpu.json"
@@ -291,8 +297,9 @@ measure() {
   if [ "$rc" -eq 0 ] && declare -F "${case_}_after_measure" >/dev/null; then
     "${case_}_after_measure" "$ns" "$run"
   fi
+  perf_reports
   slot_still_ours
-  vcbench delete-namespace --namespace="$ns" --timeout=300s || die "could not delete namespace $ns"
+  vcbench delete-namespace --namespace="$ns" --timeout="${TIMEOUT}s" || die "could not delete namespace $ns"
   stop "$controller"
   controller=
 }

@@ -64,6 +64,10 @@
 #   BENCH_VERBOSITY    the controllers' -v (default 3, as in the cluster)
 #   BENCH_NODES        benchmark nodes, 250 pods each (default: room for the pods of the largest
 #                      case + 25 %)
+#   BENCH_PERF         1: profile every measurement's controller-manager and webhook with perf
+#                      (perf.sh: <run>-perf-<proc>-self.txt and -tree.txt next to the results;
+#                      sampling costs CPU, so such a run's figures are for the profile only);
+#                      BENCH_PERF_FREQ samples per second (default 99)
 #   BUILD_DIR          build tree (default: the repo's build/)
 #   CONTROLLERS_BIN    ours (default $BUILD_DIR/controllers/vc-controller-manager)
 #   REFERENCE_BIN      Volcano's (default: the cluster's Volcano build)
@@ -98,6 +102,7 @@ SCALE_BIG_JOBS=${BENCH_SCALE_BIG_JOBS:-1000}
 TIMEOUT=${BENCH_TIMEOUT:-$([ "$CASE" = scale ] && echo 1800 || echo 600)}
 CONCURRENCY=${BENCH_CONCURRENCY:-64}
 VERBOSITY=${BENCH_VERBOSITY:-3}
+case ${BENCH_PERF:-0} in 1) PERF=true ;; 0) PERF=false ;; *) die "BENCH_PERF must be 0 or 1 (got '$BENCH_PERF')" ;; esac
 PODS_PER_NODE=250
 CONTROLLERS_BIN=${CONTROLLERS_BIN:-$BUILD_DIR/controllers/vc-controller-manager}
 REFERENCE_BIN=${REFERENCE_BIN:-$VOLCANO_BIN/vc-controller-manager}
@@ -114,6 +119,7 @@ case $CASE in
 esac
 source "$here/common.sh"
 source "$here/api-work.sh"
+source "$here/perf.sh"
 # One file per case; the scale file holds both of its sizes.
 for f in $(for c in $CASES; do echo "${c%%-*}"; done | sort -u); do source "$here/case-$f.sh"; done
 
@@ -143,6 +149,7 @@ for impl in $IMPLS; do
     die "$STATE_DIR/$(identity_of "$impl").kubeconfig is missing (e2e/cluster/rbac.sh writes it)"
 done
 command -v jq >/dev/null || die "jq is required (make deps)"
+if $PERF; then perf_check; fi
 command -v go >/dev/null || die "go is required to build vcbench"
 CLK_TCK=$(getconf CLK_TCK)
 
@@ -167,6 +174,7 @@ take_slot
   for c in $CASES; do "${c}_conditions"; done
   echo "vcbench: $CONCURRENCY concurrent creates; $NODES nodes x $PODS_PER_NODE pods; cluster webhook: $(webhook_impl)"
   for impl in $IMPLS; do echo "$impl: $(bin_of "$impl") (roles of $(identity_of "$impl"), as $(bench_user "$impl"))"; done
+  if $PERF; then echo "perf: every measurement profiled at $PERF_FREQ Hz (CPU and time figures include its cost)"; fi
   echo "loadavg before: $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$out/conditions.txt"
 
