@@ -4,6 +4,7 @@
 # results, per process:
 #   <run>-perf-<proc>.data      the recording, for `perf report -i`
 #   <run>-perf-<proc>-self.txt  functions by their own share of the samples (where the CPU went)
+#   <run>-perf-<proc>-dso.txt   the same by library (the kernel, libcrypto, libc, the binary)
 #   <run>-perf-<proc>-ours.txt  our own functions (vc::) with what they call folded in (which
 #                               step of our code costs what; empty for Volcano's binaries)
 # perf's sampling costs the profiled process some CPU itself: the CPU and time figures of a run
@@ -58,7 +59,12 @@ perf_reports() {
     perf report -i "$file.data" --no-children --sort dso,symbol -F overhead,dso,sym --percent-limit 0.5 \
       --stdio -g none 2>>"$file.log" | perf_trim > "$file-self.txt" ||
       log "warning: perf report failed for $file.data"
-    perf report -i "$file.data" --children --sort symbol --percent-limit 1 --stdio -g none 2>>"$file.log" |
+    perf report -i "$file.data" --no-children --sort dso --stdio -g none 2>>"$file.log" |
+      perf_trim > "$file-dso.txt" || log "warning: perf report (by library) failed for $file.data"
+    # --no-inline: resolving inlined frames runs addr2line over every sample (many minutes for a
+    # 10,000-job recording); the functions they were inlined into carry their cost.
+    perf report -i "$file.data" --children --no-inline --sort symbol --percent-limit 1 --stdio -g none \
+      2>>"$file.log" |
       perf_trim | grep -E '^#|vc::' > "$file-ours.txt" ||
       log "warning: perf report (inclusive) failed for $file.data"
     log "profile: $file-self.txt"
