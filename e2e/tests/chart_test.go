@@ -9,7 +9,13 @@ package tests
 
 import (
 	"bytes"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rsa"
+	"crypto/x509"
 	"encoding/json"
+	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,6 +29,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 
 	"vc-cpp.local/e2e/tests/framework"
@@ -134,7 +141,8 @@ func TestChartDefaults(t *testing.T) {
 	if secret.Type != corev1.SecretTypeTLS {
 		t.Errorf("Secret type %q, want %s", secret.Type, corev1.SecretTypeTLS)
 	}
-	framework.CheckServingCertificate(t, secret.Data["tls.crt"], secret.Data["tls.key"], secret.Data["ca.crt"], chNamespace, "chart")
+	leaf := framework.CheckServingCertificate(t, secret.Data["tls.crt"], secret.Data["tls.key"], secret.Data["ca.crt"], chNamespace, "chart")
+	chCheckKeyAlgorithm(t, leaf, secret.Data["ca.crt"], x509.ECDSA)
 	framework.CheckAdmissionAgreement(t, objs, chNamespace, framework.VolcanoDefaultAdmissions, secret.Data["ca.crt"], false)
 
 	version := chAppVersion(t)
@@ -392,8 +400,55 @@ func chCheckOnlyFlags(t *testing.T, d appsv1.Deployment, known []string) {
 	}
 }
 
+// chCheckKeyAlgorithm: the serving certificate and its CA (the first of caPEM) have keys of
+// algorithm want, P-256 when ECDSA.
+func chCheckKeyAlgorithm(t *testing.T, leaf *x509.Certificate, caPEM []byte, want x509.PublicKeyAlgorithm) {
+	t.Helper()
+	for name, c := range map[string]*x509.Certificate{"serving certificate": leaf, "CA": framework.PEMCertificates(t, caPEM)[0]} {
+		if c.PublicKeyAlgorithm != want {
+			t.Errorf("%s key is %s, want %s", name, c.PublicKeyAlgorithm, want)
+			continue
+		}
+		if k, ok := c.PublicKey.(*ecdsa.PublicKey); ok && k.Curve != elliptic.P256() {
+			t.Errorf("%s key is on curve %s, want P-256", name, k.Curve.Params().Name)
+		}
+		if k, ok := c.PublicKey.(*rsa.PublicKey); ok && k.N.BitLen() != 2048 {
+			t.Errorf("%s key is RSA %d, want 2048", name, k.N.BitLen())
+		}
+	}
+}
+
+// TestChartRSAKey: certificate.keyAlgorithm=rsa makes RSA 2048 certificates, for clients or
+// policies that need RSA.
+func TestChartRSAKey(t *testing.T) {
+	objs, _ := chRender(t, "--set", "certificate.keyAlgorithm=rsa")
+	var secret corev1.Secret
+	framework.FindManifest(t, objs, "Secret", framework.WebhookSecret).Into(t, &secret)
+	leaf := framework.CheckServingCertificate(t, secret.Data["tls.crt"], secret.Data["tls.key"], secret.Data["ca.crt"], chNamespace, "chart rsa")
+	chCheckKeyAlgorithm(t, leaf, secret.Data["ca.crt"], x509.RSA)
+}
+
+// chCertManagerKeys: "<algorithm> <size> [key encipherment]" of each cert-manager Certificate.
+func chCertManagerKeys(objs []framework.ManifestObject) map[string]string {
+	out := map[string]string{}
+	for _, o := range objs {
+		if o.GetAPIVersion() != "cert-manager.io/v1" || o.GetKind() != "Certificate" {
+			continue
+		}
+		alg, _, _ := unstructured.NestedString(o.Object, "spec", "privateKey", "algorithm")
+		size, _, _ := unstructured.NestedInt64(o.Object, "spec", "privateKey", "size")
+		usages, _, _ := unstructured.NestedStringSlice(o.Object, "spec", "usages")
+		out[o.GetName()] = fmt.Sprintf("%s %d", alg, size)
+		if slices.Contains(usages, "key encipherment") {
+			out[o.GetName()] += " key encipherment"
+		}
+	}
+	return out
+}
+
 // TestChartCertManager: certificate.source=cert-manager renders the issuers and certificates
-// and the inject-ca-from annotation instead of a Secret and caBundles.
+// and the inject-ca-from annotation instead of a Secret and caBundles; their keys follow
+// certificate.keyAlgorithm (key encipherment, RSA key transport, only with RSA).
 func TestChartCertManager(t *testing.T) {
 	objs, raw := chRender(t, "--set", "certificate.source=cert-manager")
 	chCheckOwnsOnlyItsObjects(t, objs, raw)
@@ -402,6 +457,15 @@ func TestChartCertManager(t *testing.T) {
 	}
 	rest := framework.CheckCertManagerIssuance(t, objs, chNamespace)
 	framework.CheckAdmissionAgreement(t, rest, chNamespace, framework.VolcanoDefaultAdmissions, nil, false)
+	want := map[string]string{"volcano-admission-ca": "ECDSA 256", "volcano-admission-serving": "ECDSA 256"}
+	if got := chCertManagerKeys(objs); !maps.Equal(got, want) {
+		t.Errorf("Certificate keys %v, want %v", got, want)
+	}
+	rsaObjs, _ := chRender(t, "--set", "certificate.source=cert-manager", "--set", "certificate.keyAlgorithm=rsa")
+	want = map[string]string{"volcano-admission-ca": "RSA 2048", "volcano-admission-serving": "RSA 2048 key encipherment"}
+	if got := chCertManagerKeys(rsaObjs); !maps.Equal(got, want) {
+		t.Errorf("with keyAlgorithm=rsa, Certificate keys %v, want %v", got, want)
+	}
 }
 
 // TestChartExistingSecret: certificate.source=existing renders neither a Secret nor a caBundle
@@ -431,6 +495,7 @@ func TestChartRejectsWhatCannotWork(t *testing.T) {
 		{[]string{"--set", "implementation=go"}, "implementation must be"},
 		{[]string{"--set", "custom.leader_elect_enable=false"}, "custom.controller_replicas > 1 needs custom.leader_elect_enable"},
 		{[]string{"--set", "certificate.source=vault"}, "certificate.source must be"},
+		{[]string{"--set", "certificate.keyAlgorithm=dsa"}, "certificate.keyAlgorithm must be ecdsa or rsa"},
 		{[]string{"--set", "logFormat=xml"}, "logFormat must be"},
 	} {
 		_, stderr, err := framework.TryTool(helm, append([]string{"template", chRelease, chart, "--namespace", chNamespace}, c.args...)...)

@@ -183,6 +183,9 @@ renders a Deployment includes it.
 {{- if not (has $v.certificate.source (list "helm" "cert-manager" "existing")) -}}
 {{- fail (printf "certificate.source must be helm, cert-manager or existing, not %q" $v.certificate.source) -}}
 {{- end -}}
+{{- if not (has $v.certificate.keyAlgorithm (list "ecdsa" "rsa")) -}}
+{{- fail (printf "certificate.keyAlgorithm must be ecdsa or rsa, not %q" $v.certificate.keyAlgorithm) -}}
+{{- end -}}
 {{- if not (has $v.logFormat (list "text" "json")) -}}
 {{- fail (printf "logFormat must be text or json, not %q" $v.logFormat) -}}
 {{- end -}}
@@ -218,5 +221,16 @@ Recreate otherwise, so two active replicas never overlap.
 {{ include "vc-cpp.surgeStrategy" . }}
 {{- else -}}
 type: Recreate
+{{- end -}}
+{{- end -}}
+
+{{/* The privateKey algorithm and size of the cert-manager Certificates (certificate.keyAlgorithm). */}}
+{{- define "vc-cpp.certManagerKey" -}}
+{{- if eq .Values.certificate.keyAlgorithm "ecdsa" -}}
+algorithm: ECDSA
+size: 256
+{{- else -}}
+algorithm: RSA
+size: 2048
 {{- end -}}
 {{- end -}}
