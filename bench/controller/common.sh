@@ -257,11 +257,11 @@ measure() {
   socket_bytes "$pid" > "$out/$run-sockets0.txt"
   cluster_ticks > "$out/$run-cluster-ticks0.txt"
   machine0=$(machine_ticks)
-  # In the background so that Ctrl-C (a trapped signal) interrupts the wait at once.
   if $PERF; then
     perf_start "$run" controller "$pid"
     if alive webhook; then perf_start "$run" webhook "$(cat "$PIDS/webhook.pid")"; fi
   fi
+  # In the background so that Ctrl-C (a trapped signal) interrupts the wait at once.
   "${case_}_vcbench" "$ns" "$pid" \
     > "$out/$run.json" 2> >(tee "$out/$run-vcbench.log" | sed "s/^/  [$impl] /" >&2) &
   vcbench_pid=$!

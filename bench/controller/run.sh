@@ -65,8 +65,9 @@
 #   BENCH_NODES        benchmark nodes, 250 pods each (default: room for the pods of the largest
 #                      case + 25 %)
 #   BENCH_PERF         1: profile every measurement's controller-manager and webhook with perf
-#                      (perf.sh: <run>-perf-<proc>-self.txt and -tree.txt next to the results;
-#                      sampling costs CPU, so such a run's figures are for the profile only);
+#                      (perf.sh: <run>-perf-<proc>-self.txt, -dso.txt and -ours.txt next to the
+#                      results; sampling costs CPU, so such a run's figures are for the profile
+#                      only);
 #                      BENCH_PERF_FREQ samples per second (default 99)
 #   BUILD_DIR          build tree (default: the repo's build/)
 #   CONTROLLERS_BIN    ours (default $BUILD_DIR/controllers/vc-controller-manager)
