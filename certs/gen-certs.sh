@@ -29,7 +29,6 @@ dir=${1:?usage: gen-certs.sh DIR [webhook|secret|ca-rotate-begin|ca-rotate-switc
 only=${2:-all}
 days=${CERT_DAYS:-3650}
 webhook_key=${WEBHOOK_KEY:-ecdsa}
-case $webhook_key in rsa|ecdsa) ;; *) echo "gen-certs.sh: WEBHOOK_KEY must be ecdsa or rsa (got '$webhook_key')" >&2; exit 2 ;; esac
 svc=${WEBHOOK_SERVICE:-volcano-admission-service}
 ns=${WEBHOOK_NAMESPACE:-volcano-system}
 secret=${WEBHOOK_SECRET:-volcano-admission-secret}
@@ -61,17 +60,25 @@ ca() {
   new_ca ca vc-cpp-local-ca
 }
 
-# leaf NAME SUBJECT EXTENDED_KEY_USAGE [SUBJECT_ALT_NAMES] [KEY]: key and cert signed by the CA;
-# KEY is rsa (2048, the default) or ecdsa (P-256). Written to temporary names first and renamed,
-# so a reader never sees a half-written pair.
-leaf() {
-  local name=$1 subj=$2 eku=$3 san=${4:-} key=${5:-rsa} tmp usage newkey
-  case $key in
+# key_type KEY: sets newkey (openssl req's key options) and usage (keyUsage) for KEY, rsa (2048)
+# or ecdsa (P-256); anything else ends the script with an error naming WEBHOOK_KEY, the only
+# setting that chooses a key.
+key_type() {
+  case $1 in
     rsa) newkey=(-newkey rsa:2048) usage=digitalSignature,keyEncipherment ;;
     # keyEncipherment is RSA key transport, which an EC key cannot do.
     ecdsa) newkey=(-newkey ec -pkeyopt ec_paramgen_curve:P-256) usage=digitalSignature ;;
-    *) echo "gen-certs.sh: unknown key type '$key' (rsa or ecdsa)" >&2; exit 2 ;;
+    *) echo "gen-certs.sh: WEBHOOK_KEY must be ecdsa or rsa (got '$1')" >&2; exit 2 ;;
   esac
+}
+key_type "$webhook_key"  # checked before anything is written
+
+# leaf NAME SUBJECT EXTENDED_KEY_USAGE [SUBJECT_ALT_NAMES] [KEY]: key and cert signed by the CA;
+# KEY as key_type takes it (default rsa). Written to temporary names first and renamed, so a
+# reader never sees a half-written pair.
+leaf() {
+  local name=$1 subj=$2 eku=$3 san=${4:-} tmp usage newkey
+  key_type "${5:-rsa}"
   tmp=$(mktemp -d "./.$name.XXXX")
   {
     echo "basicConstraints=CA:FALSE"

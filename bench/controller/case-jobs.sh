@@ -32,7 +32,7 @@ jobs_after_rounds() {
     failed=true
     log "error: the ceiling measurement failed (exit $rc): $(jq -r '.error // "no result"' "$out/ceiling.json" 2>/dev/null)"
   fi
-  vcbench delete-namespace --namespace="$ns" --timeout="${TIMEOUT}s" || die "could not delete namespace $ns"
+  delete_namespace "$ns" || die "could not delete namespace $ns"
 }
 
 jobs_report() {

@@ -41,6 +41,9 @@ build_vcbench() {
     die "could not build vcbench (e2e/tests/cmd/vcbench)"
 }
 vcbench() { "$VCBENCH" "$1" --kubeconfig="$ADMIN_KUBECONFIG" "${@:2}"; }
+# delete_namespace NS: NS and everything in it gone, within the measurement's timeout (a namespace
+# of 10,000 jobs takes minutes here); status 1 if not.
+delete_namespace() { vcbench delete-namespace --namespace="$1" --timeout="${TIMEOUT}s"; }
 
 # ---------------------------------------------------------------- cleanup
 previous=
@@ -67,7 +70,7 @@ cleanup() {
     fi
   fi
   for ns in $(kubectl_ get namespace -l "$PLACEMENT" -o name 2>/dev/null | sed 's|^namespace/||'); do
-    vcbench delete-namespace --namespace="$ns" --timeout="${TIMEOUT}s" 2>>"$out/cleanup.log" ||
+    delete_namespace "$ns" 2>>"$out/cleanup.log" ||
       { log "error: namespace $ns not deleted (see $out/cleanup.log)"; rc=1; }
   done
   kubectl_ delete queue "$QUEUE" --ignore-not-found >/dev/null 2>&1 ||
@@ -91,7 +94,7 @@ remove_leftovers() {
   for impl in ours reference; do stop "bench-controllers-$impl"; done  # of an interrupted run
   for ns in $(kubectl_ get namespace -l "$PLACEMENT" -o name | sed 's|^namespace/||'); do
     log "deleting namespace $ns left by an earlier run"
-    vcbench delete-namespace --namespace="$ns" --timeout="${TIMEOUT}s" || die "could not delete namespace $ns"
+    delete_namespace "$ns" || die "could not delete namespace $ns"
   done
 }
 
@@ -299,7 +302,7 @@ measure() {
   fi
   perf_reports
   slot_still_ours
-  vcbench delete-namespace --namespace="$ns" --timeout="${TIMEOUT}s" || die "could not delete namespace $ns"
+  delete_namespace "$ns" || die "could not delete namespace $ns"
   stop "$controller"
   controller=
 }

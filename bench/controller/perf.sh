@@ -47,8 +47,16 @@ perf_trim() {
   grep -vE '^#|^[[:space:]]*$' <<<"$report" | cut -c1-200 | sed 's/[[:space:]]*$//' | sort -t% -k1,1 -rn
 }
 
-# perf_reports: the two reports of every recording perf_stop ended (after the measurement's
-# figures are taken: perf report itself takes CPU).
+# perf_report FILE SUFFIX FILTER ARGS...: `perf report ARGS` of FILE.data through perf_trim and
+# FILTER (a grep -E pattern) into FILE-SUFFIX.txt; a failure is a warning, not the run's end.
+perf_report() {
+  local file=$1 suffix=$2 filter=$3
+  perf report -i "$file.data" --stdio -g none "${@:4}" 2>>"$file.log" | perf_trim |
+    grep -E "$filter" > "$file-$suffix.txt" || log "warning: perf report ($suffix) failed for $file.data"
+}
+
+# perf_reports: the reports of every recording perf_stop ended (after the measurement's figures
+# are taken: perf report itself takes CPU).
 perf_reports() {
   local file
   for file in ${perf_runs[@]+"${perf_runs[@]}"}; do
@@ -56,17 +64,11 @@ perf_reports() {
       log "warning: perf left no recording in $file.data (see $file.log)"
       continue
     fi
-    perf report -i "$file.data" --no-children --sort dso,symbol -F overhead,dso,sym --percent-limit 0.5 \
-      --stdio -g none 2>>"$file.log" | perf_trim > "$file-self.txt" ||
-      log "warning: perf report failed for $file.data"
-    perf report -i "$file.data" --no-children --sort dso --stdio -g none 2>>"$file.log" |
-      perf_trim > "$file-dso.txt" || log "warning: perf report (by library) failed for $file.data"
+    perf_report "$file" self . --no-children --sort dso,symbol -F overhead,dso,sym --percent-limit 0.5
+    perf_report "$file" dso . --no-children --sort dso
     # --no-inline: resolving inlined frames runs addr2line over every sample (many minutes for a
     # 10,000-job recording); the functions they were inlined into carry their cost.
-    perf report -i "$file.data" --children --no-inline --sort symbol --percent-limit 1 --stdio -g none \
-      2>>"$file.log" |
-      perf_trim | grep -E '^#|vc::' > "$file-ours.txt" ||
-      log "warning: perf report (inclusive) failed for $file.data"
+    perf_report "$file" ours '^#|vc::' --children --no-inline --sort symbol --percent-limit 1
     log "profile: $file-self.txt"
   done
   perf_runs=()
