@@ -82,6 +82,10 @@ void add_our_flags(flags::FlagSet& fs, ControllerOptions& c) {
   fs.uint32_var("job-verdicts-per-period", &c.job_verdicts_per_period,
                 "The most jobs one verdict pass reads and diagnoses (each costs a few API "
                 "requests); jobs never diagnosed go first.");
+  fs.bool_var("jobflow-probes", &c.jobflow_probes,
+              "Let a JobFlow step's dependsOn.probe (httpGetList, tcpSocketList, taskStatusList) "
+              "start it once the probes pass on its targets' tasks, before they complete; off "
+              "(the default), probes are ignored as in Volcano.");
 }
 
 void add_sharding_flags(flags::FlagSet& fs, ShardingOptions& s) {

@@ -70,6 +70,9 @@ struct ControllerOptions {
   // how many jobs one pass reads and diagnoses.
   std::chrono::nanoseconds job_verdict_period = std::chrono::seconds(30);  // --job-verdict-period
   std::uint32_t job_verdicts_per_period = 20;  // --job-verdicts-per-period
+  // The jobflow controller gates a step on its dependsOn.probe (ours, docs/jobflow-probes.md);
+  // off, probes are ignored as Volcano ignores them.
+  bool jobflow_probes = false;  // --jobflow-probes
 };
 
 // What every controller gets. References stay valid from initialize() until stop() returns.

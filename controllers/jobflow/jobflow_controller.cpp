@@ -15,6 +15,7 @@
 #include "controllers/job/model/job_json.h"
 #include "controllers/jobflow/executor.h"
 #include "controllers/jobflow/plan.h"
+#include "controllers/jobflow/prober.h"
 #include "controllers/jobflow/views.h"
 
 namespace vc::controllers::jobflow {
@@ -101,10 +102,22 @@ class JobFlowController final : public Controller {
       }
     };
     job_handler_ = jobs_->add_event_handler(std::move(on_job));
+
+    if (ctx.options.jobflow_probes) {
+      kube::Client* client = client_;
+      prober_ = std::make_unique<Prober>(
+          [client](const std::string& ns, const std::string& selector) {
+            kube::ListOptions options;
+            options.label_selector = selector;
+            return client->list(kube::resources::pods, ns, options);
+          },
+          [q = queue_](const std::string& flow_key) { q->add(flow_key); }, options_.prober);
+    }
     return api::ok_status();
   }
 
   void run() override {
+    if (prober_) prober_->start();
     workers_ = run_workers(*queue_, 1, [this](const std::string& key) { return sync(key); },
                            {.name = kControllerName,
                             .max_requeue = max_requeue_,
@@ -118,6 +131,7 @@ class JobFlowController final : public Controller {
     if (jobs_) jobs_->remove_event_handler(job_handler_);
     if (queue_) queue_->shutdown();
     workers_.stop();
+    if (prober_) prober_->stop();
   }
 
  private:
@@ -165,6 +179,10 @@ class JobFlowController final : public Controller {
         held.push_back(std::move(t));
       }
     }
+    if (prober_) {
+      s.probes = true;
+      s.probe_results = prober_->fresh_results();
+    }
     const Plan plan = plan_sync(s);
     if (!plan.act) return ReconcileResult::ok();
     if (std::string error = execute(plan, *jf, *client_, *recorder_); !error.empty()) {
@@ -172,6 +190,19 @@ class JobFlowController final : public Controller {
     }
     VC_LOG_DEBUG("jobflow synced", kv("jobflow", key), kv("phase", plan.status.phase),
                  kv("created", plan.creates.size()), kv("deleted", plan.deletes.size()));
+    if (!plan.probe_waits.empty()) {
+      for (const std::string& wait : plan.probe_waits) {
+        VC_LOG_DEBUG("jobflow step waits on its probe", kv("jobflow", key), kv("step", wait));
+      }
+      if (!plan.probe_checks.empty()) {
+        // The prober wakes the flow when a check ends; a failed one is tried again once stale.
+        // The margin puts the next sync after the result has gone stale (the sync the prober's
+        // wake-up causes runs just after the result was stored).
+        prober_->request(plan.probe_checks, key);
+        return ReconcileResult::requeue_after(options_.prober.fresh +
+                                              std::chrono::milliseconds(250));
+      }
+    }
     return ReconcileResult::ok();
   }
 
@@ -184,6 +215,7 @@ class JobFlowController final : public Controller {
   std::shared_ptr<cache::Informer> jobs_;
   cache::HandlerId flow_handler_ = 0;
   cache::HandlerId job_handler_ = 0;
+  std::unique_ptr<Prober> prober_;  // with --jobflow-probes only
   std::shared_ptr<workqueue::RateLimitingQueue<std::string>> queue_;
   Workers workers_;
 };

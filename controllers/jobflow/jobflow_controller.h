@@ -9,13 +9,17 @@
 #include <memory>
 
 #include "controllers/framework/controller.h"
+#include "controllers/jobflow/prober.h"
 
 namespace vc::controllers::jobflow {
 
 inline constexpr const char* kControllerName = "jobflow-controller";
 
-// Seams for tests (`now` stamps the running histories); production code uses the defaults.
-using JobFlowControllerOptions = ClockSeams;
+// Seams for tests (`now` stamps the running histories; `prober` sets the probe timing, used
+// with --jobflow-probes); production code uses the defaults.
+struct JobFlowControllerOptions : ClockSeams {
+  ProberOptions prober{};
+};
 
 std::unique_ptr<Controller> make_jobflow_controller();
 std::unique_ptr<Controller> make_jobflow_controller(JobFlowControllerOptions options);

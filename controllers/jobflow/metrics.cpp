@@ -23,6 +23,12 @@ prometheus::Family<prometheus::Counter>& failed() {
   return f;
 }
 
+prometheus::Family<prometheus::Counter>& probe_checks() {
+  static auto& f = counter("vc_cpp_jobflow_probe_checks_total",
+                           "JobFlow probe checks run (--jobflow-probes), by kind and result");
+  return f;
+}
+
 }  // namespace
 
 void count_succeeded(const std::string& ns) {
@@ -31,6 +37,10 @@ void count_succeeded(const std::string& ns) {
 
 void count_failed(const std::string& ns) {
   failed().Add({{"jobflow_namespace", ns}}).Increment();
+}
+
+void count_probe_check(const std::string& kind, bool passed) {
+  probe_checks().Add({{"kind", kind}, {"result", passed ? "passed" : "failed"}}).Increment();
 }
 
 }  // namespace vc::controllers::jobflow

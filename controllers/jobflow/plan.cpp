@@ -1,5 +1,6 @@
 #include "controllers/jobflow/plan.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "common/go/duration.h"
@@ -45,7 +46,26 @@ void plan_creates(const Snapshot& s, Plan& plan) {
     const std::string name = flow_job_name(jf.name, flow.name);
     if (s.jobs_by_name.contains(name)) continue;
     bool ready = true;
-    if (flow.depends_on) {
+    if (flow.depends_on && s.probes && flow.depends_on->probe &&
+        has_entries(*flow.depends_on->probe)) {
+      std::map<std::string, const volcano::Job*> targets;
+      for (const std::string& target : flow.depends_on->targets) {
+        const auto it = s.jobs_by_name.find(flow_job_name(jf.name, target));
+        if (it != s.jobs_by_name.end()) targets[target] = it->second;
+      }
+      ProbeVerdict verdict =
+          probe_verdict(jf.namespace_, *flow.depends_on, targets, s.probe_results);
+      ready = verdict.ready;
+      if (!ready) {
+        plan.probe_waits.push_back(flow.name + ": " + verdict.waiting_on);
+        for (ProbeCheck& c : verdict.checks) {
+          if (std::find(plan.probe_checks.begin(), plan.probe_checks.end(), c) ==
+              plan.probe_checks.end()) {
+            plan.probe_checks.push_back(std::move(c));
+          }
+        }
+      }
+    } else if (flow.depends_on) {
       for (const std::string& target : flow.depends_on->targets) {
         const auto it = s.jobs_by_name.find(flow_job_name(jf.name, target));
         if (it == s.jobs_by_name.end() || it->second->status.phase != "Completed") {

@@ -1,6 +1,7 @@
 #pragma once
 // One sync of a JobFlow, decided from a snapshot (spec controller-manager.md §5.2): which of its
-// flows' Jobs to create now (a flow runs when every flow it depends on has a Completed Job), the
+// flows' Jobs to create now (a flow runs when every flow it depends on has a Completed Job, or,
+// with --jobflow-probes, when its probe passes as probes.h says), the
 // status recomputed from the flow's Jobs, the phase rule of the flow's current phase, and, for a
 // Succeed flow with jobRetainPolicy delete, the Jobs to delete. The executor (executor.h)
 // performs it.
@@ -16,6 +17,7 @@
 #include "common/api/time.h"
 #include "common/volcano/job.h"
 #include "common/volcano/job_flow.h"
+#include "controllers/jobflow/probes.h"
 #include "controllers/jobflow/views.h"
 
 namespace vc::controllers::jobflow {
@@ -33,6 +35,10 @@ struct Snapshot {
   // The JobTemplates of the flow's namespace by name (at least those its steps name).
   std::map<std::string, const JobTemplateView*> templates{};
   api::TimePoint now{};
+  // --jobflow-probes (ours): a step's dependsOn.probe gates it as probes.h says, judged on these
+  // results of the prober's network checks. Off, probes are ignored, as Volcano ignores them.
+  bool probes = false;
+  ProbeResults probe_results{};
 };
 
 struct FlowJob {
@@ -46,6 +52,9 @@ struct Plan {
   std::vector<std::string> deletes;  // Succeed + retain policy delete: every Job of the flow
   std::vector<FlowJob> creates;      // in flow order
   std::string error;                 // after the creates: stop and retry (no status write)
+  // Steps held by their probes: the network checks to run (each once) and, per step, why.
+  std::vector<ProbeCheck> probe_checks;
+  std::vector<std::string> probe_waits;  // "<step>: <what holds it>"
   volcano::JobFlowStatus status;
   bool status_changed = false;
   // The phase the rule moved the flow to, for the phase counters.

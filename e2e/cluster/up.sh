@@ -191,8 +191,10 @@ elif [ "$controllers_running_impl" != "$IMPL_CONTROLLERS" ] || { [ "$IMPL_CONTRO
   # Each implementation runs under its own manifest's identity: Volcano's ClusterRole for the
   # reference, ours (manifests/controllers, see rbac.sh) for ours.
   case $IMPL_CONTROLLERS in
-    reference) cm_bin=$VOLCANO_BIN/vc-controller-manager cm_identity=volcano-controllers ;;
+    reference) cm_bin=$VOLCANO_BIN/vc-controller-manager cm_identity=volcano-controllers cm_ours=() ;;
+    # Our opt-ins that e2e tests cover (TestControllersJobFlowProbesGateSteps).
     ours) cm_bin=$BUILD_DIR/controllers/vc-controller-manager cm_identity=vc-cpp-controllers
+          cm_ours=(--jobflow-probes=true)
           [ -x "$cm_bin" ] || die "IMPL_CONTROLLERS=ours but $cm_bin is not built (run make binaries)" ;;
     none) cm_bin= ;;
   esac
@@ -200,7 +202,8 @@ elif [ "$controllers_running_impl" != "$IMPL_CONTROLLERS" ] || { [ "$IMPL_CONTRO
     start controllers "$cm_bin" --kubeconfig="$STATE_DIR/$cm_identity.kubeconfig" \
       --scheduler-name=volcano --leader-elect=false --worker-threads=3 \
       --enable-healthz=true --healthz-address=127.0.0.1:$CONTROLLERS_HEALTHZ_PORT \
-      --enable-metrics=true --listen-address=127.0.0.1:$CONTROLLERS_METRICS_PORT --logtostderr -v=3
+      --enable-metrics=true --listen-address=127.0.0.1:$CONTROLLERS_METRICS_PORT --logtostderr -v=3 \
+      "${cm_ours[@]}"
   fi
   echo "$IMPL_CONTROLLERS" > "$STATE_DIR/impl-controllers"
 fi

@@ -560,6 +560,22 @@ func TestChartLeaderElectionOff(t *testing.T) {
 	}
 }
 
+// TestChartJobflowProbes: custom.controller_jobflow_probes passes --jobflow-probes=true to our
+// controller-manager only; by default nothing is passed (probes ignored, as in Volcano).
+func TestChartJobflowProbes(t *testing.T) {
+	objs, _ := chRender(t)
+	if got, ok := framework.LookupDeploymentFlag(chDeployment(t, objs, "volcano-controllers"), "--jobflow-probes"); ok {
+		t.Errorf("default chart passes --jobflow-probes=%s, want no flag", got)
+	}
+	objs, _ = chRender(t, "--set", "custom.controller_jobflow_probes=true")
+	if got := framework.DeploymentFlag(t, chDeployment(t, objs, "volcano-controllers"), "--jobflow-probes"); got != "true" {
+		t.Errorf("--jobflow-probes=%s, want true", got)
+	}
+	objs, _ = chRender(t, "--values", filepath.Join(chChart(t), "values-volcano.yaml"),
+		"--set", "custom.controller_jobflow_probes=true")
+	chCheckOnlyFlags(t, chDeployment(t, objs, "volcano-controllers"), chVolcanoControllerFlags)
+}
+
 // TestChartComponentsAndPlacement: each component can be left out, and Volcano's placement and
 // label values reach the pods (a component's own value before default_*) without touching the
 // selectors.

@@ -82,7 +82,9 @@ func vcctlJSON(t *testing.T, out any, args ...string) {
 // TestControllersJobFlowRunsItsDag: a three-step flow with a branch (b and c after a). Each
 // step's Job is named <flow>-<step>, carries the createdByJobFlow/createdByJobTemplate labels and
 // a controller reference to the flow, and b and c are created only after a completed. Step c's
-// TCP probe names a port nobody listens on: probes do not gate a step (Volcano ignores them).
+// TCP probe names a port nobody listens on: Volcano ignores probes, and ours (--jobflow-probes,
+// which the e2e cluster turns on) counts a completed target as passing its probes, so c starts
+// when a completed in both.
 // The flow ends Succeed with every Job in completedJobs, with retain policy `retain` the Jobs
 // stay, each JobTemplate lists its Job in status.jobDependsOnList, vcctl's jobflow and
 // jobtemplate commands read them, and deleting the flow with vcctl garbage-collects its Jobs
