@@ -51,6 +51,7 @@ Flow flow_from_json(const json& f, const FieldPath& at, TemplateMode templates) 
     // Patch embeds the JobSpec under the tag "jobSpec"; absent, it is the zero JobSpec.
     const json* spec = read::object_at(*patch, "jobSpec", pp);
     out.patch = spec == nullptr ? JobSpec() : decode_job_spec(*spec, pp.key("jobSpec"), templates);
+    if (spec != nullptr) out.patch_spec = *spec;
   }
   return out;
 }

@@ -97,6 +97,9 @@ struct Flow {
   std::string name;  // the JobTemplate's name
   std::optional<FlowDependsOn> depends_on;
   std::optional<JobSpec> patch;  // patch.jobSpec; nullopt when `patch` is absent
+  // patch.jobSpec as stored, null when absent: what --jobflow-patches merges into the template
+  // (controllers/jobflow/patch.h).
+  nlohmann::json patch_spec;
   friend bool operator==(const Flow&, const Flow&) = default;
 };
 

@@ -68,7 +68,7 @@ TEST(DecodeJobFlow, ReadsFlowsDependenciesProbesAndPatches) {
   EXPECT_EQ(jf.name, "pipeline");
   EXPECT_EQ(jf.spec.job_retain_policy, retain_policy::kDelete);
   ASSERT_EQ(jf.spec.flows.size(), 3u);
-  EXPECT_EQ(jf.spec.flows[0], (Flow{"preprocess", std::nullopt, std::nullopt}));
+  EXPECT_EQ(jf.spec.flows[0], (Flow{"preprocess", std::nullopt, std::nullopt, nullptr}));
   const Flow& train = jf.spec.flows[1];
   ASSERT_TRUE(train.depends_on.has_value());
   EXPECT_EQ(train.depends_on->targets, std::vector<std::string>{"preprocess"});
@@ -82,9 +82,13 @@ TEST(DecodeJobFlow, ReadsFlowsDependenciesProbesAndPatches) {
   ASSERT_TRUE(train.patch.has_value());
   EXPECT_EQ(train.patch->min_available, 4);
   EXPECT_EQ(train.patch->queue, "gpu");
+  // The stored patch is kept as it is for --jobflow-patches.
+  EXPECT_EQ(train.patch_spec["queue"], "gpu");
+  EXPECT_EQ(train.patch_spec["minAvailable"], 4);
   const Flow& report = jf.spec.flows[2];
   EXPECT_FALSE(report.depends_on->probe.has_value());
   EXPECT_EQ(report.patch, JobSpec{}) << "patch {} is set, with the zero JobSpec";
+  EXPECT_TRUE(report.patch_spec.is_null()) << "patch {} has no jobSpec";
 }
 
 TEST(DecodeJobFlow, ReadsTheStatus) {

@@ -86,6 +86,10 @@ void add_our_flags(flags::FlagSet& fs, ControllerOptions& c) {
               "Let a JobFlow step's dependsOn.probe (httpGetList, tcpSocketList, taskStatusList) "
               "start it once the probes pass on its targets' tasks, before they complete; off "
               "(the default), probes are ignored as in Volcano.");
+  fs.bool_var("jobflow-patches", &c.jobflow_patches,
+              "Merge a JobFlow step's patch.jobSpec into its JobTemplate's spec when creating "
+              "the step's Job (tasks and containers by name, maps by key, other fields "
+              "replaced); off (the default), patches are ignored as in Volcano.");
 }
 
 void add_sharding_flags(flags::FlagSet& fs, ShardingOptions& s) {

@@ -73,6 +73,9 @@ struct ControllerOptions {
   // The jobflow controller gates a step on its dependsOn.probe (ours, docs/jobflow-probes.md);
   // off, probes are ignored as Volcano ignores them.
   bool jobflow_probes = false;  // --jobflow-probes
+  // The jobflow controller merges a step's patch.jobSpec into its template (ours,
+  // docs/jobflow-patches.md); off, patches are ignored as Volcano ignores them.
+  bool jobflow_patches = false;  // --jobflow-patches
 };
 
 // What every controller gets. References stay valid from initialize() until stop() returns.

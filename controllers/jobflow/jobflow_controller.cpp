@@ -103,6 +103,7 @@ class JobFlowController final : public Controller {
     };
     job_handler_ = jobs_->add_event_handler(std::move(on_job));
 
+    patches_ = ctx.options.jobflow_patches;
     if (ctx.options.jobflow_probes) {
       kube::Client* client = client_;
       prober_ = std::make_unique<Prober>(
@@ -179,6 +180,7 @@ class JobFlowController final : public Controller {
         held.push_back(std::move(t));
       }
     }
+    s.patches = patches_;
     if (prober_) {
       s.probes = true;
       s.probe_results = prober_->fresh_results();
@@ -216,6 +218,7 @@ class JobFlowController final : public Controller {
   cache::HandlerId flow_handler_ = 0;
   cache::HandlerId job_handler_ = 0;
   std::unique_ptr<Prober> prober_;  // with --jobflow-probes only
+  bool patches_ = false;            // --jobflow-patches
   std::shared_ptr<workqueue::RateLimitingQueue<std::string>> queue_;
   Workers workers_;
 };

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "common/go/duration.h"
+#include "controllers/jobflow/patch.h"
 
 namespace vc::controllers::jobflow {
 namespace {
@@ -80,7 +81,12 @@ void plan_creates(const Snapshot& s, Plan& plan) {
       plan.error = "jobtemplate.flow.volcano.sh \"" + flow.name + "\" not found";
       return;
     }
-    plan.creates.push_back({name, job_for_flow(jf, flow.name, t->second->spec)});
+    if (s.patches && flow.patch_spec.is_object()) {
+      plan.creates.push_back(
+          {name, job_for_flow(jf, flow.name, apply_flow_patch(t->second->spec, flow.patch_spec))});
+    } else {
+      plan.creates.push_back({name, job_for_flow(jf, flow.name, t->second->spec)});
+    }
   }
 }
 

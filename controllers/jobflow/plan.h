@@ -39,6 +39,9 @@ struct Snapshot {
   // results of the prober's network checks. Off, probes are ignored, as Volcano ignores them.
   bool probes = false;
   ProbeResults probe_results{};
+  // --jobflow-patches (ours): a step's patch.jobSpec is merged into its template (patch.h).
+  // Off, patches are ignored, as Volcano ignores them.
+  bool patches = false;
 };
 
 struct FlowJob {
@@ -67,8 +70,8 @@ Plan plan_sync(const Snapshot& snapshot);
 // "<flow>-<template>", Volcano's name for a flow's Job.
 std::string flow_job_name(const std::string& job_flow, const std::string& flow);
 
-// The Job of one flow: the template's spec, the two labels and annotations, a controller
-// reference to the JobFlow.
+// The Job of one flow: the template's spec (patched, when the snapshot says so, by the caller),
+// the two labels and annotations, a controller reference to the JobFlow.
 nlohmann::json job_for_flow(const volcano::JobFlow& job_flow, const std::string& flow,
                             const nlohmann::json& template_spec);
 

@@ -192,9 +192,10 @@ elif [ "$controllers_running_impl" != "$IMPL_CONTROLLERS" ] || { [ "$IMPL_CONTRO
   # reference, ours (manifests/controllers, see rbac.sh) for ours.
   case $IMPL_CONTROLLERS in
     reference) cm_bin=$VOLCANO_BIN/vc-controller-manager cm_identity=volcano-controllers cm_ours=() ;;
-    # Our opt-ins that e2e tests cover (TestControllersJobFlowProbesGateSteps).
+    # Our opt-ins that e2e tests cover (TestControllersJobFlowProbesGateSteps,
+    # TestControllersJobFlowPatchesMergeIntoTheTemplate).
     ours) cm_bin=$BUILD_DIR/controllers/vc-controller-manager cm_identity=vc-cpp-controllers
-          cm_ours=(--jobflow-probes=true)
+          cm_ours=(--jobflow-probes=true --jobflow-patches=true)
           [ -x "$cm_bin" ] || die "IMPL_CONTROLLERS=ours but $cm_bin is not built (run make binaries)" ;;
     none) cm_bin= ;;
   esac

@@ -560,19 +560,25 @@ func TestChartLeaderElectionOff(t *testing.T) {
 	}
 }
 
-// TestChartJobflowProbes: custom.controller_jobflow_probes passes --jobflow-probes=true to our
-// controller-manager only; by default nothing is passed (probes ignored, as in Volcano).
-func TestChartJobflowProbes(t *testing.T) {
+// TestChartJobflowOptIns: custom.controller_jobflow_probes and custom.controller_jobflow_patches
+// pass --jobflow-probes=true and --jobflow-patches=true to our controller-manager only; by
+// default neither is passed (probes and patches ignored, as in Volcano).
+func TestChartJobflowOptIns(t *testing.T) {
+	flags := []string{"--jobflow-probes", "--jobflow-patches"}
 	objs, _ := chRender(t)
-	if got, ok := framework.LookupDeploymentFlag(chDeployment(t, objs, "volcano-controllers"), "--jobflow-probes"); ok {
-		t.Errorf("default chart passes --jobflow-probes=%s, want no flag", got)
+	for _, flag := range flags {
+		if got, ok := framework.LookupDeploymentFlag(chDeployment(t, objs, "volcano-controllers"), flag); ok {
+			t.Errorf("default chart passes %s=%s, want no flag", flag, got)
+		}
 	}
-	objs, _ = chRender(t, "--set", "custom.controller_jobflow_probes=true")
-	if got := framework.DeploymentFlag(t, chDeployment(t, objs, "volcano-controllers"), "--jobflow-probes"); got != "true" {
-		t.Errorf("--jobflow-probes=%s, want true", got)
+	set := "custom.controller_jobflow_probes=true,custom.controller_jobflow_patches=true"
+	objs, _ = chRender(t, "--set", set)
+	for _, flag := range flags {
+		if got := framework.DeploymentFlag(t, chDeployment(t, objs, "volcano-controllers"), flag); got != "true" {
+			t.Errorf("%s=%s, want true", flag, got)
+		}
 	}
-	objs, _ = chRender(t, "--values", filepath.Join(chChart(t), "values-volcano.yaml"),
-		"--set", "custom.controller_jobflow_probes=true")
+	objs, _ = chRender(t, "--values", filepath.Join(chChart(t), "values-volcano.yaml"), "--set", set)
 	chCheckOnlyFlags(t, chDeployment(t, objs, "volcano-controllers"), chVolcanoControllerFlags)
 }
 

@@ -1,3 +1,5 @@
+// The JobFlow opt-ins of ours (--jobflow-probes, --jobflow-patches), which Volcano lacks: each
+// test runs against our controller-manager only; the e2e cluster turns both flags on.
 package tests
 
 import (
@@ -16,6 +18,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	batchv1alpha1 "volcano.sh/apis/pkg/apis/batch/v1alpha1"
 	flowv1alpha1 "volcano.sh/apis/pkg/apis/flow/v1alpha1"
 
 	"vc-cpp.local/e2e/tests/framework"
@@ -200,5 +203,68 @@ func TestControllersJobFlowProbesGateSteps(t *testing.T) {
 	}
 	if strings.Contains(strings.Join(jf.Status.CompletedJobs, ","), "probed-server") {
 		t.Errorf("the server completed before the test ended: %s", flowSummary(jf))
+	}
+}
+
+// TestControllersJobFlowPatchesMergeIntoTheTemplate (ours, --jobflow-patches;
+// docs/jobflow-patches.md): a step's patch.jobSpec is merged into its JobTemplate for that step's
+// Job only. The patched Job has the patch's replicas, label and variable with the template's
+// image, command and pod annotations kept; a flow using the same template without a patch gets the
+// template as it is; the template itself is unchanged; and the patched Job runs to the flow's
+// Succeed. Volcano ignores patches: ours only.
+func TestControllersJobFlowPatchesMergeIntoTheTemplate(t *testing.T) {
+	if framework.ControllersImpl() == "reference" {
+		t.Skip("Volcano's jobflow-controller ignores flows[].patch (the patches are a vc-cpp opt-in)")
+	}
+	f := framework.New(t, "e2e-ctl-flowpa")
+	f.WaitQueueOpen("default")
+	createJobTemplate(t, f, "train", endsWith("work", 1, "2s", 0))
+	patched := step("train")
+	patched.Patch = &flowv1alpha1.Patch{JobSpec: batchv1alpha1.JobSpec{Tasks: []batchv1alpha1.TaskSpec{{
+		Name: "work", Replicas: 2,
+		Template: corev1.PodTemplateSpec{
+			ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"variant": "fast"}},
+			Spec: corev1.PodSpec{Containers: []corev1.Container{{
+				Name: "main", Env: []corev1.EnvVar{{Name: "MODE", Value: "fast"}}}}},
+		},
+	}}}}
+	createJobFlow(t, f, "patched", flowv1alpha1.Retain, patched)
+	createJobFlow(t, f, "plain", flowv1alpha1.Retain, step("train"))
+
+	waitFlowPhase(f, "patched", flowv1alpha1.Succeed, 3*time.Minute)
+	waitFlowPhase(f, "plain", flowv1alpha1.Succeed, 3*time.Minute)
+	job, err := f.GetJob("patched-train")
+	if err != nil {
+		t.Fatalf("job patched-train: %v", err)
+	}
+	if len(job.Spec.Tasks) != 1 {
+		t.Fatalf("patched-train has %d tasks, want 1 (merged by name): %s", len(job.Spec.Tasks), framework.ToJSON(job.Spec.Tasks))
+	}
+	task := job.Spec.Tasks[0]
+	pod := task.Template
+	if task.Replicas != 2 || pod.Labels["variant"] != "fast" ||
+		pod.Annotations[framework.AnnotationSucceedAfter] != "2s" || len(pod.Spec.Containers) != 1 {
+		t.Errorf("patched task: replicas %d labels %v annotations %v containers %d; want 2, variant=fast, "+
+			"the template's annotation, 1 container", task.Replicas, pod.Labels, pod.Annotations, len(pod.Spec.Containers))
+	}
+	if len(pod.Spec.Containers) == 1 {
+		c := pod.Spec.Containers[0]
+		if c.Image != "busybox" || len(c.Command) == 0 || len(c.Env) != 1 || c.Env[0].Value != "fast" {
+			t.Errorf("patched container %s: want the template's image and command with MODE=fast", framework.ToJSON(c))
+		}
+	}
+	plain, err := f.GetJob("plain-train")
+	if err != nil {
+		t.Fatalf("job plain-train: %v", err)
+	}
+	if r := plain.Spec.Tasks[0].Replicas; r != 1 || plain.Spec.Tasks[0].Template.Labels["variant"] != "" {
+		t.Errorf("unpatched step: replicas %d labels %v, want the template's (1, no variant)", r, plain.Spec.Tasks[0].Template.Labels)
+	}
+	tmpl, err := f.Volcano.FlowV1alpha1().JobTemplates(f.Namespace).Get(t.Context(), "train", metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("get jobtemplate train: %v", err)
+	}
+	if r := tmpl.Spec.Tasks[0].Replicas; r != 1 {
+		t.Errorf("the JobTemplate itself was changed: replicas %d", r)
 	}
 }
