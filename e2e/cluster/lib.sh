@@ -49,6 +49,7 @@ POD_CIDR=${POD_CIDR:-10.88.0.0/16}
 POD_GATEWAY=${POD_GATEWAY:-10.88.0.1}
 SERVICE_CIDR=${SERVICE_CIDR:-10.96.0.0/16}
 NODE_DIR=$STATE_DIR/node
+CONTAINERD_SOCK=$NODE_DIR/run/containerd.sock  # the real node's containerd (node.sh)
 VC_CACHE=${VC_CACHE:-$HOME/.cache/vc-cpp}
 
 CLUSTER_NODES=${CLUSTER_NODES:-4}

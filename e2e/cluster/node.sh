@@ -15,7 +15,6 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 source "$cluster_dir/node-config.sh"
 
-CONTAINERD_SOCK=$NODE_DIR/run/containerd.sock
 RUNC_ROOT=$NODE_DIR/run/runc
 ctr_() { ctr --address "$CONTAINERD_SOCK" --namespace k8s.io "$@"; }
 

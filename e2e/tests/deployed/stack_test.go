@@ -2,6 +2,7 @@ package deployed
 
 import (
 	"fmt"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -131,8 +132,8 @@ func TestDeployedWebhookRolloutRestartFailsNoAdmission(t *testing.T) {
 	}
 }
 
-// Killing the leader's pod hands leadership to the other replica within the lease budget, and
-// the new leader does the controller's work (a new Job gets its PodGroup).
+// Killing the leader's process hands leadership on within the lease budget, and the new leader
+// does the controller's work (a new Job gets its PodGroup).
 func TestDeployedControllerLeaderHandover(t *testing.T) {
 	f := framework.New(t, "e2e-deployed-leader")
 	ns := framework.DeployedNamespace()
@@ -162,16 +163,17 @@ func TestDeployedControllerLeaderHandover(t *testing.T) {
 	// A killed leader cannot release its lease: the others wait for it to expire, then try again
 	// every retry period (2 s by default). Lease duration + two retry periods + an API round trip.
 	budget := time.Duration(*lease.Spec.LeaseDurationSeconds)*time.Second + 5*time.Second
-	zero := int64(0)
+	// SIGKILL to the leader's container through the node's containerd: the process dies without
+	// a word, and the pod object stays (a force-deleted pod would leave the kubelet syncing a pod
+	// the node authorizer no longer lets it read). The kubelet restarts the container, whose new
+	// process may win the lease too: any holder but the killed process is a handover.
 	killed := time.Now()
-	if err := f.Kube.CoreV1().Pods(ns).Delete(t.Context(), leader, metav1.DeleteOptions{GracePeriodSeconds: &zero}); err != nil {
-		t.Fatalf("kill leader pod %s: %v", leader, err)
-	}
+	killContainer(t, f, ns, leader)
 	var next string
-	f.WaitFor("another replica to take the lease", 2*budget, func() (bool, string, error) {
+	f.WaitFor("another process to take the lease", 2*budget, func() (bool, string, error) {
 		h, err := f.LeaseHolder(ns, framework.ControllersLease)
 		next = h
-		return h != "" && !strings.HasPrefix(h, leader), "holder " + h, err
+		return h != "" && h != holder, "holder " + h, err
 	})
 	took := time.Since(killed)
 	t.Logf("leader %s killed; %s leads after %v (budget %v)", leader, next, took.Round(time.Millisecond), budget)
@@ -189,4 +191,27 @@ func podNames(pods []corev1.Pod) []string {
 		out = append(out, p.Name)
 	}
 	return out
+}
+
+// killContainer sends SIGKILL to the first container of a pod on the real node, through the
+// node's containerd (ctr), as an OOM kill or a crash would end it.
+func killContainer(t *testing.T, f *framework.Framework, ns, pod string) {
+	t.Helper()
+	p, err := f.Kube.CoreV1().Pods(ns).Get(t.Context(), pod, metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("pod %s: %v", pod, err)
+	}
+	if len(p.Status.ContainerStatuses) == 0 {
+		t.Fatalf("pod %s has no container status", pod)
+	}
+	id, ok := strings.CutPrefix(p.Status.ContainerStatuses[0].ContainerID, "containerd://")
+	if !ok {
+		t.Fatalf("pod %s container ID %q is not containerd's", pod, p.Status.ContainerStatuses[0].ContainerID)
+	}
+	c := framework.LoadLocalCluster(t)
+	out, err := exec.CommandContext(t.Context(), "ctr", "--address", c.Var("CONTAINERD_SOCK"), "--namespace", "k8s.io",
+		"task", "kill", "--signal", "SIGKILL", id).CombinedOutput()
+	if err != nil {
+		t.Fatalf("ctr task kill %s (pod %s): %v: %s", id, pod, err, out)
+	}
 }

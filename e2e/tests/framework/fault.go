@@ -31,7 +31,7 @@ import (
 var clusterVarNames = []string{
 	"repo", "STATE_DIR", "LOGS", "PIDS", "BUILD_DIR", "VOLCANO_BIN", "K8S_BIN",
 	"IMPL_WEBHOOK", "IMPL_CONTROLLERS", "APISERVER_PORT",
-	"CONTROLLERS_HEALTHZ_PORT", "CONTROLLERS_METRICS_PORT",
+	"CONTROLLERS_HEALTHZ_PORT", "CONTROLLERS_METRICS_PORT", "CONTAINERD_SOCK",
 }
 
 // LocalCluster is the local cluster as e2e/cluster/lib.sh resolves it from this process's
