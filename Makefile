@@ -21,7 +21,7 @@ export CCACHE_MAXSIZE ?= 5G
 # busybox image.
 DEB_PACKAGES := build-essential cmake ninja-build pkg-config \
   libboost1.81-dev libssl-dev nlohmann-json3-dev libspdlog-dev libyaml-cpp-dev libcli11-dev \
-  prometheus-cpp-dev libre2-dev libgtest-dev libgmock-dev libbenchmark-dev libjemalloc-dev ccache clang-format \
+  prometheus-cpp-dev libre2-dev libgtest-dev libgmock-dev libbenchmark-dev libjemalloc-dev protobuf-compiler libprotobuf-dev ccache clang-format \
   openssl curl jq procps util-linux clang-14 libclang-rt-14-dev \
   containerd runc containernetworking-plugins iptables iproute2 docker-registry buildah busybox-static
 

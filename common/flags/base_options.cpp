@@ -25,6 +25,10 @@ void add_base_flags(FlagSet& fs, BaseOptions& o, BaseFlagHelp help) {
   fs.var("feature-gates", o.feature_gates.flag_value(), std::move(help.feature_gates));
   add_klog_flags(fs, o.klog);
   fs.string_var("log-format", &o.log_format, "Log line format: text or json.");
+  fs.string_var("kube-api-content-type", &o.kube_api_content_type,
+                "Content type of requests for built-in objects (pods, events, leases, nodes): "
+                "application/vnd.kubernetes.protobuf or application/json. Custom resources are "
+                "always JSON.");
 }
 
 void validate_base(const BaseOptions& o, std::vector<std::string>& errors) {
@@ -33,6 +37,12 @@ void validate_base(const BaseOptions& o, std::vector<std::string>& errors) {
                      ": want \"text\" or \"json\"");
   }
   if (o.kube_api_burst < 0) errors.emplace_back("invalid --kube-api-burst: must not be negative");
+  if (o.kube_api_content_type != kJsonContentType &&
+      o.kube_api_content_type != kProtobufContentType) {
+    errors.push_back("invalid --kube-api-content-type " + go::quote(o.kube_api_content_type) +
+                     ": want \"" + std::string(kJsonContentType) + "\" or \"" +
+                     std::string(kProtobufContentType) + "\"");
+  }
 }
 
 api::Expected<CommandLine> parse_flags(FlagSet& fs, const std::vector<std::string>& args) {

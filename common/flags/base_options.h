@@ -18,6 +18,7 @@
 // Thread-safety: none; used at start-up only.
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -27,6 +28,10 @@
 #include "common/flags/klog_flags.h"
 
 namespace vc::flags {
+
+// The values of --kube-api-content-type.
+inline constexpr std::string_view kJsonContentType = "application/json";
+inline constexpr std::string_view kProtobufContentType = "application/vnd.kubernetes.protobuf";
 
 struct BaseOptions {
   // The known gates differ per binary; the flag and its parsing do not.
@@ -47,6 +52,9 @@ struct BaseOptions {
   KlogOptions klog;
   // Ours.
   std::string log_format = "text";  // text | json
+  // application/json | application/vnd.kubernetes.protobuf (built-in objects only; the default,
+  // as kube-controller-manager's)
+  std::string kube_api_content_type = "application/vnd.kubernetes.protobuf";
 };
 
 // The help texts of the shared flags that Volcano's two binaries word differently.
@@ -60,11 +68,11 @@ struct BaseFlagHelp {
 
 // --master, --kubeconfig, --kube-api-qps, --kube-api-burst, --ca-cert-file, --tls-cert-file,
 // --tls-private-key-file, --version, --enable-healthz, --healthz-address, --feature-gates,
-// klog's flags and --log-format.
+// klog's flags, --log-format and --kube-api-content-type.
 void add_base_flags(FlagSet& fs, BaseOptions& o, BaseFlagHelp help);
 
 // The checks of the shared flags, appended to errors: --log-format other than text/json, a
-// negative --kube-api-burst.
+// negative --kube-api-burst, a --kube-api-content-type other than JSON or protobuf.
 void validate_base(const BaseOptions& o, std::vector<std::string>& errors);
 
 // What parsing found besides the options.

@@ -25,9 +25,10 @@ api::Expected<ParsedCommandLine<TestOptions>> parse(const std::vector<std::strin
 }
 
 TEST(BaseOptions, SharedAndOwnFlagsParseIntoOneOptionsObject) {
-  auto parsed = parse({"--kubeconfig=/k", "--kube-api-qps=2.5", "--enable-healthz",
-                       "--healthz-address=:9", "--feature-gates=PriorityClass=false",
-                       "--log-format=json", "-v=3", "--port=7", "2>&1"});
+  auto parsed =
+      parse({"--kubeconfig=/k", "--kube-api-qps=2.5", "--enable-healthz", "--healthz-address=:9",
+             "--feature-gates=PriorityClass=false", "--log-format=json", "-v=3", "--port=7", "2>&1",
+             "--kube-api-content-type=application/vnd.kubernetes.protobuf"});
   ASSERT_TRUE(parsed.ok()) << parsed.error();
   const TestOptions& o = parsed->options;
   EXPECT_EQ(o.kubeconfig, "/k");
@@ -36,6 +37,7 @@ TEST(BaseOptions, SharedAndOwnFlagsParseIntoOneOptionsObject) {
   EXPECT_EQ(o.healthz_address, ":9");
   EXPECT_FALSE(o.feature_gates.enabled("PriorityClass"));
   EXPECT_EQ(o.log_format, "json");
+  EXPECT_EQ(o.kube_api_content_type, "application/vnd.kubernetes.protobuf");
   EXPECT_EQ(o.klog.v, 3);
   EXPECT_EQ(o.port, 7);
   EXPECT_EQ(parsed->args, std::vector<std::string>{"2>&1"});
@@ -59,12 +61,20 @@ TEST(BaseOptions, ParseErrorsArePflagsAndSharedChecksAreExact) {
   std::vector<std::string> errors;
   validate_base(o, errors);
   EXPECT_TRUE(errors.empty());
+  o.kube_api_content_type = "application/vnd.kubernetes.protobuf";
+  validate_base(o, errors);
+  EXPECT_TRUE(errors.empty());
   o.log_format = "xml";
   o.kube_api_burst = -1;
+  o.kube_api_content_type = "application/yaml";
   validate_base(o, errors);
-  EXPECT_EQ(errors,
-            (std::vector<std::string>{"invalid --log-format \"xml\": want \"text\" or \"json\"",
-                                      "invalid --kube-api-burst: must not be negative"}));
+  EXPECT_EQ(
+      errors,
+      (std::vector<std::string>{
+          "invalid --log-format \"xml\": want \"text\" or \"json\"",
+          "invalid --kube-api-burst: must not be negative",
+          "invalid --kube-api-content-type \"application/yaml\": want \"application/json\" or "
+          "\"application/vnd.kubernetes.protobuf\""}));
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include "common/kube/client.h"
 
+#include <atomic>
 #include <mutex>
 #include <random>
 
@@ -9,6 +10,8 @@
 
 #include "common/json/fast_parse.h"
 #include "common/kube/errors.h"
+#include "common/kube/proto/envelope.h"
+#include "common/kube/proto/schema.h"
 #include "common/kube/rate_limiter.h"
 #include "common/kube/request_metrics.h"
 #include "common/kube/stoppable_sleep.h"
@@ -22,6 +25,10 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr std::string_view kJson = "application/json";
+// What a request for a built-in type accepts with --kube-api-content-type=protobuf: protobuf
+// first, JSON from a server (or proxy) that has no protobuf form for it.
+constexpr std::string_view kAcceptProtobuf =
+    "application/vnd.kubernetes.protobuf, application/json";
 // The filter of a reply read whole.
 const fastjson::MemberFilter kWholeReply;
 
@@ -104,6 +111,59 @@ struct Client::Impl {
     return decode(rq, r->body, reply_reads);
   }
 
+  // Whether requests for r speak protobuf: the option is on and r is a built-in type.
+  bool protobuf_for(const Resource& r) const {
+    return protobuf && proto::message_for(proto::k8s_schema(), r.api_version(), r.kind) != nullptr;
+  }
+
+  // A request for r: protobuf accepted when protobuf_for(r).
+  HttpRequest make_for(const Resource& r, std::string_view method, std::string target) {
+    HttpRequest rq = make(method, std::move(target));
+    if (protobuf_for(r)) rq.accept = kAcceptProtobuf;
+    return rq;
+  }
+
+  // The POST of object to its collection; an empty ns means the object's own namespace.
+  HttpRequest create_request(const Resource& r, std::string_view ns, const json& object) {
+    std::string object_ns;
+    if (ns.empty() && r.namespaced) {
+      object_ns = metadata_string(object, "namespace");
+      ns = object_ns;
+    }
+    HttpRequest rq = make("POST", r.path(ns));
+    set_body(rq, r, object);
+    return rq;
+  }
+
+  // rq's body: object in protobuf when protobuf_for(r) and our schema can write it exactly,
+  // else JSON.
+  void set_body(HttpRequest& rq, const Resource& r, const json& object) {
+    if (protobuf_for(r)) {
+      rq.accept = kAcceptProtobuf;
+      auto bytes = proto::encode_object(proto::k8s_schema(), object, r.api_version(), r.kind);
+      if (bytes) {
+        rq.body = std::move(*bytes);
+        rq.content_type = proto::kContentType;
+        record_protobuf_objects(/*sent=*/true);
+        return;
+      }
+      record_protobuf_fallback();
+      // Once at info (the API server knows a field our schema does not), then at debug.
+      static std::atomic<bool> told{false};
+      if (!told.exchange(true)) {
+        spdlog::info(
+            "kube client: sending JSON instead of protobuf (logged once; counted in "
+            "vc_cpp_kube_client_protobuf_fallbacks_total): {} {}: {}",
+            rq.method, rq.target, bytes.error());
+      } else {
+        spdlog::debug("kube client: sending JSON instead of protobuf: {} {}: {}", rq.method,
+                      rq.target, bytes.error());
+      }
+    }
+    rq.body = object.dump();
+    rq.content_type = kJson;
+  }
+
   // The token every call checks: stopped by fence(). nullopt while fenced.
   std::optional<std::stop_token> fence_token() {
     std::lock_guard lock(fence_mu);
@@ -169,6 +229,17 @@ struct Client::Impl {
   static Result<json> decode(const HttpRequest& rq, const std::string& body,
                              const fastjson::MemberFilter& reads) {
     if (body.empty()) return json();
+    if (proto::is_enveloped(body)) {
+      auto j = proto::decode_object(proto::k8s_schema(), body);
+      if (j) {
+        record_protobuf_objects(/*sent=*/false);
+        return std::move(*j);
+      }
+      ApiError e;
+      e.kind = ErrorKind::Other;
+      e.message = std::string(rq.method) + " " + rq.target + ": " + j.error();
+      return e;
+    }
     json j = fastjson::parse_or_discarded(body, reads);
     if (j.is_discarded()) {
       ApiError e;
@@ -203,35 +274,66 @@ struct Client::Impl {
     if (!limiter_for(target).acquire(stop)) {
       return cancelled_error("watch " + target + ": cancelled");
     }
-    HttpRequest rq = make("GET", std::move(target));
+    HttpRequest rq = make_for(r, "GET", std::move(target));
     const auto now = Clock::now();
     rq.deadline = now + options.request_timeout;  // for the response head only
     const auto body_deadline =
         o.timeout_seconds > 0 ? now + std::chrono::seconds(o.timeout_seconds) + options.watch_grace
                               : Clock::time_point::max();
     WatchDecoder decoder(o.object_filter.get(), &o.known_version, &o.anything_known);
+    // Set when the server answered in protobuf: a JSON stream starts with '{', a protobuf one
+    // with a frame length. Its events are handed to decoder as JSON, so that the filters and
+    // known_version work the same for both.
+    std::optional<proto::WatchFrames> frames;
     Status decode_status = ok_status();
     bool got_body = false;  // a 2xx head arrived: later failures are not the request's status
+    auto at_boundary = [&] { return decoder.at_boundary() && (!frames || frames->at_boundary()); };
     Status st = transport.stream(
         rq,
         [&](std::string_view data) {
+          if (!got_body && rq.accept == kAcceptProtobuf && !data.empty() && data.front() != '{')
+            frames.emplace();
           got_body = true;
-          decode_status = decoder.feed(data, on_event);
+          decode_status =
+              frames ? feed_protobuf(*frames, data, o.object_filter.get(), decoder, on_event)
+                     : decoder.feed(data, on_event);
           return decode_status.ok();
         },
-        stop, body_deadline,
-        StreamPacing{options.watch_read_pause, [&decoder] { return decoder.at_boundary(); }});
+        stop, body_deadline, StreamPacing{options.watch_read_pause, at_boundary});
     record_request("GET", transport.host(), st.ok() || got_body ? 200 : st.error().http_status);
     if (!decode_status.ok()) return decode_status;
-    if (st.ok() && !decoder.at_boundary()) {
-      return transport_error("watch " + rq.target + ": stream ended inside an event (" +
-                             std::to_string(decoder.buffered_bytes()) + " bytes buffered)");
+    if (st.ok() && !at_boundary()) {
+      return transport_error(
+          "watch " + rq.target + ": stream ended inside an event (" +
+          std::to_string(decoder.buffered_bytes() + (frames ? frames->buffered_bytes() : 0)) +
+          " bytes buffered)");
     }
     return st;
   }
 
+  // The protobuf frames of a watch stream, each passed to decoder as its JSON event.
+  // object_filter: the watch's (null: everything but metadata.managedFields, as for JSON).
+  static Status feed_protobuf(proto::WatchFrames& frames, std::string_view data,
+                              const fastjson::MemberFilter* object_filter, WatchDecoder& decoder,
+                              const std::function<void(WatchEvent&&)>& on_event) {
+    static const auto kNoManagedFields =
+        fastjson::MemberFilter::all_but({"metadata.managedFields"});
+    if (object_filter == nullptr || object_filter->keeps_all()) object_filter = &kNoManagedFields;
+    frames.append(data);
+    while (auto frame = frames.next()) {
+      auto event = proto::decode_watch_event(proto::k8s_schema(), *frame, object_filter);
+      if (!event) return transport_error("watch: " + event.error());
+      record_protobuf_objects(/*sent=*/false);
+      Status st = decoder.feed(event->dump(), on_event);
+      if (!st.ok()) return st;
+    }
+    if (frames.error() != nullptr) return transport_error(std::string("watch: ") + frames.error());
+    return ok_status();
+  }
+
   Config config;
   ClientOptions options;
+  bool protobuf = options.content_type == proto::kContentType;
   Transport transport;
   RateLimiter limiter;
   RateLimiter group_limiter;  // own_bucket_group_suffix's groups
@@ -273,7 +375,8 @@ const Config& Client::config() const {
 
 Result<json> Client::get(const Resource& r, std::string_view ns, std::string_view name,
                          std::string_view subresource, CallDeadline by) {
-  return impl_->call(impl_->make("GET", r.path(ns, name, subresource)), true, kWholeReply, by);
+  return impl_->call(impl_->make_for(r, "GET", r.path(ns, name, subresource)), true, kWholeReply,
+                     by);
 }
 
 namespace {
@@ -291,14 +394,27 @@ std::string list_target(const Resource& r, std::string_view ns, const ListOption
 }  // namespace
 
 Result<json> Client::list(const Resource& r, std::string_view ns, const ListOptions& o) {
-  return impl_->call(impl_->make("GET", list_target(r, ns, o)), true);
+  return impl_->call(impl_->make_for(r, "GET", list_target(r, ns, o)), true);
 }
 
 Result<json> Client::list_each(const Resource& r, std::string_view ns, const ListOptions& o,
                                const std::function<void(json&&)>& on_item) {
-  auto rq = impl_->make("GET", list_target(r, ns, o));
+  auto rq = impl_->make_for(r, "GET", list_target(r, ns, o));
   auto resp = impl_->call_raw(rq, true);
   if (!resp.ok()) return resp.error();
+  if (proto::is_enveloped(resp->body)) {
+    double items = 0;
+    auto list = proto::decode_list(proto::k8s_schema(), resp->body, [&](json&& item) {
+      ++items;
+      on_item(std::move(item));
+    });
+    record_protobuf_objects(/*sent=*/false, items);
+    if (list) return std::move(*list);
+    ApiError e;
+    e.kind = ErrorKind::Other;
+    e.message = "GET " + rq.target + ": " + list.error();
+    return e;
+  }
   // The parser reports each completed value; an object ending at depth 2 right after the
   // top-level key "items" is one list item: hand it over and drop it from the tree.
   bool in_items = false;
@@ -323,41 +439,23 @@ Result<json> Client::list_each(const Resource& r, std::string_view ns, const Lis
   return list;
 }
 
-namespace {
-
-// The POST of object to its collection; an empty ns means the object's own namespace.
-HttpRequest create_request(const Resource& r, std::string_view ns, const json& object) {
-  std::string object_ns;
-  if (ns.empty() && r.namespaced) {
-    object_ns = metadata_string(object, "namespace");
-    ns = object_ns;
-  }
-  HttpRequest rq;
-  rq.method = "POST";
-  rq.target = r.path(ns);
-  rq.body = object.dump();
-  rq.content_type = kJson;
-  return rq;
-}
-
-}  // namespace
-
 Result<json> Client::create(const Resource& r, std::string_view ns, const json& object,
                             CallDeadline by) {
-  return impl_->call(create_request(r, ns, object), false, kWholeReply, by);
+  return impl_->call(impl_->create_request(r, ns, object), false, kWholeReply, by);
 }
 
 Result<json> Client::create(const Resource& r, std::string_view ns, const json& object,
                             const fastjson::MemberFilter& reply_reads) {
-  return impl_->call(create_request(r, ns, object), false, reply_reads);
+  return impl_->call(impl_->create_request(r, ns, object), false, reply_reads);
 }
 
 Result<json> Client::update(const Resource& r, std::string_view ns, const json& object,
                             CallDeadline by) {
   const std::string name = metadata_string(object, "name");
   if (name.empty()) return local_error("update " + r.qualified() + ": object has no metadata.name");
-  return impl_->call(impl_->make("PUT", r.path(ns, name), object.dump(), kJson), false, kWholeReply,
-                     by);
+  auto rq = impl_->make("PUT", r.path(ns, name));
+  impl_->set_body(rq, r, object);
+  return impl_->call(std::move(rq), false, kWholeReply, by);
 }
 
 Result<json> Client::update_status(const Resource& r, std::string_view ns, const json& object) {
@@ -370,8 +468,9 @@ Result<json> Client::update_status(const Resource& r, std::string_view ns, const
   if (name.empty()) {
     return local_error("update_status " + r.qualified() + ": object has no metadata.name");
   }
-  return impl_->call(impl_->make("PUT", r.path(ns, name, "status"), object.dump(), kJson), false,
-                     reply_reads);
+  auto rq = impl_->make("PUT", r.path(ns, name, "status"));
+  impl_->set_body(rq, r, object);
+  return impl_->call(std::move(rq), false, reply_reads);
 }
 
 Result<json> Client::patch(const Resource& r, std::string_view ns, std::string_view name,
@@ -383,7 +482,10 @@ Result<json> Client::patch(const Resource& r, std::string_view ns, std::string_v
   std::string target = r.path(ns, name, o.subresource) +
                        query_string({{"fieldManager", o.field_manager},
                                      {"force", type == PatchType::Apply && o.force ? "true" : ""}});
-  return impl_->call(impl_->make("PATCH", std::move(target), body, content_type(type)), false);
+  auto rq = impl_->make_for(r, "PATCH", std::move(target));
+  rq.body = body;
+  rq.content_type = content_type(type);
+  return impl_->call(std::move(rq), false);
 }
 
 Result<json> Client::remove(const Resource& r, std::string_view ns, std::string_view name,
@@ -400,7 +502,8 @@ Result<json> Client::remove(const Resource& r, std::string_view ns, std::string_
     }
     body = d.dump();
   }
-  auto rq = impl_->make("DELETE", r.path(ns, name), std::move(body));
+  auto rq = impl_->make_for(r, "DELETE", r.path(ns, name));
+  rq.body = std::move(body);
   if (!rq.body.empty()) rq.content_type = kJson;
   return impl_->call(std::move(rq), false);
 }

@@ -113,6 +113,12 @@ struct ClientOptions {
   // reading again, so a busy watch wakes once per batch of events instead of once per event.
   // Events arrive up to this much later. 0: read at once.
   std::chrono::milliseconds watch_read_pause{0};
+  // --kube-api-content-type: "application/json", or "application/vnd.kubernetes.protobuf" to
+  // exchange built-in objects (pods, events, leases, nodes, ...: what proto/schema.h knows) in
+  // Kubernetes' protobuf encoding, which costs the API server less to encode and decode. Custom
+  // resources and patches are JSON either way, and so is an object our encoder cannot write
+  // exactly (a field newer than our schema). Callers see JSON in every case.
+  std::string content_type = "application/json";
 };
 
 // A bound on one call tighter than ClientOptions::request_timeout: the call, retries included,

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <string_view>
 
+#include "common/kube/proto/envelope.h"
+
 namespace vc::kube {
 namespace {
 
@@ -210,7 +212,14 @@ ApiError error_from_response(int http_status, const std::string& body,
   bool decoded = false;
   // Only bodies that look like an object are parsed: proxies answer with HTML or plain text.
   const std::string_view view = trim(body);
-  if (!view.empty() && view.front() == '{') {
+  if (proto::is_enveloped(body)) {  // a protobuf Status (the request accepted protobuf)
+    auto j = proto::decode_object(proto::k8s_schema(), body);
+    if (j && j->is_object() &&
+        (j->contains("reason") || j->contains("message") || j->contains("code"))) {
+      e = error_from_status(*j, http_status);
+      decoded = true;
+    }
+  } else if (!view.empty() && view.front() == '{') {
     auto j = nlohmann::json::parse(view, nullptr, /*allow_exceptions=*/false);
     if (j.is_object() && (j.contains("reason") || j.contains("message") || j.contains("code"))) {
       e = error_from_status(j, http_status);

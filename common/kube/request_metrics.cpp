@@ -29,7 +29,35 @@ prometheus::Family<prometheus::Histogram>& duration_family() {
   return family;
 }
 
+prometheus::Family<prometheus::Counter>& protobuf_family() {
+  static auto& family = prometheus::BuildCounter()
+                            .Name("vc_cpp_kube_client_protobuf_objects_total")
+                            .Help(
+                                "Objects the client sent or received in Kubernetes' protobuf "
+                                "encoding, by direction (sent, received).")
+                            .Register(vc::metrics::registry());
+  return family;
+}
+
 }  // namespace
+
+void record_protobuf_objects(bool sent, double count) {
+  static auto& sent_counter = protobuf_family().Add({{"direction", "sent"}});
+  static auto& received_counter = protobuf_family().Add({{"direction", "received"}});
+  (sent ? sent_counter : received_counter).Increment(count);
+}
+
+void record_protobuf_fallback() {
+  static auto& counter = prometheus::BuildCounter()
+                             .Name("vc_cpp_kube_client_protobuf_fallbacks_total")
+                             .Help(
+                                 "Objects of a type the API server takes in protobuf that the "
+                                 "client sent as JSON, because its schema cannot write them "
+                                 "exactly.")
+                             .Register(vc::metrics::registry())
+                             .Add({});
+  counter.Increment();
+}
 
 void record_request(std::string_view method, std::string_view host, int status) {
   const std::string code = status > 0 ? std::to_string(status) : "<error>";

@@ -80,7 +80,9 @@ struct Request {
   std::string header(const std::string& lower_case_name) const;  // "" when absent
   std::string param(const std::string& name) const;              // "" when absent
   bool has_param(const std::string& name) const;
-  nlohmann::json json() const;  // the body parsed; throws nlohmann::json::exception if invalid
+  // The body parsed, JSON or protobuf (as JSON); throws nlohmann::json::exception or
+  // std::invalid_argument if invalid.
+  nlohmann::json json() const;
 };
 
 // A complete response, optionally with a scripted fault.

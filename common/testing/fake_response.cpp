@@ -2,6 +2,10 @@
 
 #include "common/testing/fake_apiserver.h"
 
+#include <stdexcept>
+
+#include "common/kube/proto/envelope.h"
+
 namespace vc::testing {
 
 std::string Request::header(const std::string& lower_case_name) const {
@@ -19,6 +23,12 @@ bool Request::has_param(const std::string& name) const {
 }
 
 nlohmann::json Request::json() const {
+  // A protobuf body (a client with --kube-api-content-type=protobuf) as the API server reads it.
+  if (kube::proto::is_enveloped(body)) {
+    auto object = kube::proto::decode_object(kube::proto::k8s_schema(), body);
+    if (!object) throw std::invalid_argument("fake apiserver: " + object.error());
+    return std::move(*object);
+  }
   return nlohmann::json::parse(body);
 }
 

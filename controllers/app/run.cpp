@@ -89,6 +89,7 @@ kube::ClientOptions elector_client_options(const ControllerManagerOptions& o) {
   c.qps = o.kube_api_qps;
   c.burst = o.kube_api_burst;
   c.user_agent = std::string(kUserAgent) + "/leader-election";
+  c.content_type = o.kube_api_content_type;
   c.request_timeout = std::max(milliseconds(500),
                                duration_cast<milliseconds>(o.leader_election.renew_deadline / 2));
   c.max_retries = 0;
@@ -130,7 +131,8 @@ int run(const ControllerManagerOptions& o, std::stop_token stop, const RunSettin
                                     .burst = o.kube_api_burst,
                                     .own_bucket_group_suffix = ".volcano.sh",
                                     .user_agent = kUserAgent,
-                                    .watch_read_pause = kWatchReadPause});
+                                    .watch_read_pause = kWatchReadPause,
+                                    .content_type = o.kube_api_content_type});
     if (o.leader_election.leader_elect) {
       elector_client = std::make_unique<kube::Client>(config, elector_client_options(o));
     }

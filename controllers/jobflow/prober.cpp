@@ -47,6 +47,11 @@ void Prober::stop() {
   if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
 }
 
+bool Prober::stopping() {
+  std::lock_guard lock(mu_);
+  return stopping_;
+}
+
 ProbeResults Prober::fresh_results() {
   std::lock_guard lock(mu_);
   const TimePoint t = now();

@@ -51,6 +51,8 @@ class Prober {
 
   void start();
   void stop();  // idempotent; drops what is queued
+  // Whether stop() has begun (it may still be waiting for a check in progress to end).
+  bool stopping();
 
   // Every result younger than `fresh`, by check key.
   ProbeResults fresh_results();

@@ -174,6 +174,10 @@ TEST(JobFlowProber, StopDropsTheQueueAndRequestsAfterwardsAreIgnored) {
   for (int i = 0; i < 1000 && h.lists.load() == 0; ++i)
     std::this_thread::sleep_for(milliseconds(5));
   std::thread stopper([&] { h.prober->stop(); });
+  // Release the check in progress only once stop() has dropped the queue behind it.
+  for (int i = 0; i < 1000 && !h.prober->stopping(); ++i)
+    std::this_thread::sleep_for(milliseconds(5));
+  EXPECT_TRUE(h.prober->stopping());
   h.release();
   stopper.join();
   h.prober->request({check(82)}, "ml/flow");

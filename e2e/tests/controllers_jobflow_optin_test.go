@@ -4,11 +4,8 @@ package tests
 
 import (
 	"fmt"
-	"io"
 	"net"
 	"net/http"
-	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -39,22 +36,7 @@ func freePort(t *testing.T) int {
 // probeChecks reads vc_cpp_jobflow_probe_checks_total for a kind and result from the
 // controller's /metrics (0 while the series does not exist yet).
 func probeChecks(c *framework.LocalCluster, kind, result string) (float64, error) {
-	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%s/metrics", c.Var("CONTROLLERS_METRICS_PORT")))
-	if err != nil {
-		return 0, err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return 0, err
-	}
-	series := regexp.MustCompile(`(?m)^vc_cpp_jobflow_probe_checks_total\{kind="` + kind +
-		`",result="` + result + `"\} (\S+)$`)
-	m := series.FindSubmatch(body)
-	if m == nil {
-		return 0, nil
-	}
-	return strconv.ParseFloat(string(m[1]), 64)
+	return controllerCounter(c, fmt.Sprintf(`vc_cpp_jobflow_probe_checks_total{kind="%s",result="%s"}`, kind, result))
 }
 
 // waitProbeFailures waits until the controller has failed `more` further checks of a kind.

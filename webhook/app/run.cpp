@@ -125,7 +125,8 @@ int run(const WebhookOptions& o, std::stop_token stop, const RunSettings& settin
         config, kube::ClientOptions{.qps = o.kube_api_qps,
                                     .burst = o.kube_api_burst,
                                     .own_bucket_group_suffix = ".volcano.sh",
-                                    .user_agent = "vc-webhook-manager/" VC_VERSION});
+                                    .user_agent = "vc-webhook-manager/" VC_VERSION,
+                                    .content_type = o.kube_api_content_type});
   } catch (const std::exception& e) {
     return startup_failed(stop, std::string("unable to build k8s config: ") + e.what());
   }
