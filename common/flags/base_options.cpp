@@ -27,7 +27,7 @@ void add_base_flags(FlagSet& fs, BaseOptions& o, BaseFlagHelp help) {
   fs.string_var("log-format", &o.log_format, "Log line format: text or json.");
   fs.string_var("kube-api-content-type", &o.kube_api_content_type,
                 "Content type of requests for built-in objects (pods, events, leases, nodes): "
-                "application/vnd.kubernetes.protobuf or application/json. Custom resources are "
+                "application/json or application/vnd.kubernetes.protobuf. Custom resources are "
                 "always JSON.");
 }
 

@@ -52,9 +52,9 @@ struct BaseOptions {
   KlogOptions klog;
   // Ours.
   std::string log_format = "text";  // text | json
-  // application/json | application/vnd.kubernetes.protobuf (built-in objects only; the default,
-  // as kube-controller-manager's)
-  std::string kube_api_content_type = "application/vnd.kubernetes.protobuf";
+  // application/json (Volcano's) | application/vnd.kubernetes.protobuf (built-in objects only;
+  // docs/kube-protobuf.md says why it is not the default)
+  std::string kube_api_content_type = "application/json";
 };
 
 // The help texts of the shared flags that Volcano's two binaries word differently.

@@ -19,7 +19,7 @@ TEST(ControllerManagerOptions, DefaultsMatchVolcano) {
   EXPECT_EQ(o.kubeconfig, "");
   EXPECT_EQ(o.kube_api_qps, 50);
   EXPECT_EQ(o.kube_api_burst, 100);
-  EXPECT_EQ(o.kube_api_content_type, "application/vnd.kubernetes.protobuf");
+  EXPECT_EQ(o.kube_api_content_type, "application/json");
   EXPECT_EQ(o.healthz_address, ":11251");
   EXPECT_FALSE(o.enable_healthz);
   EXPECT_FALSE(o.enable_metrics);

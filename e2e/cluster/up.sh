@@ -193,9 +193,12 @@ elif [ "$controllers_running_impl" != "$IMPL_CONTROLLERS" ] || { [ "$IMPL_CONTRO
   case $IMPL_CONTROLLERS in
     reference) cm_bin=$VOLCANO_BIN/vc-controller-manager cm_identity=volcano-controllers cm_ours=() ;;
     # Our opt-ins that e2e tests cover (TestControllersJobFlowProbesGateSteps,
-    # TestControllersJobFlowPatchesMergeIntoTheTemplate).
+    # TestControllersJobFlowPatchesMergeIntoTheTemplate), and pods, events and nodes in protobuf
+    # (every controller test runs through it; TestControllersSpeakProtobuf checks it is in use).
+    # The deployed tests run the chart's default, JSON.
     ours) cm_bin=$BUILD_DIR/controllers/vc-controller-manager cm_identity=vc-cpp-controllers
-          cm_ours=(--jobflow-probes=true --jobflow-patches=true)
+          cm_ours=(--jobflow-probes=true --jobflow-patches=true
+                   --kube-api-content-type=application/vnd.kubernetes.protobuf)
           [ -x "$cm_bin" ] || die "IMPL_CONTROLLERS=ours but $cm_bin is not built (run make binaries)" ;;
     none) cm_bin= ;;
   esac

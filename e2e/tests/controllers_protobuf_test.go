@@ -1,6 +1,6 @@
-// Our controller-manager with its default --kube-api-content-type, protobuf: pods, events, leases
-// and nodes travel in Kubernetes' protobuf encoding, and what the API server stores is what the
-// Job's template said.
+// Our controller-manager with --kube-api-content-type=application/vnd.kubernetes.protobuf (the
+// e2e cluster runs it so): pods, events and nodes travel in Kubernetes' protobuf encoding, and
+// what the API server stores is what the Job's template said.
 package tests
 
 import (
