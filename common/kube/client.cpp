@@ -230,7 +230,9 @@ struct Client::Impl {
                              const fastjson::MemberFilter& reads) {
     if (body.empty()) return json();
     if (proto::is_enveloped(body)) {
-      auto j = proto::decode_object(proto::k8s_schema(), body);
+      // The members reads keeps, as the JSON parse below builds them.
+      auto j =
+          proto::decode_object(proto::k8s_schema(), body, reads.keeps_all() ? nullptr : &reads);
       if (j) {
         record_protobuf_objects(/*sent=*/false);
         return std::move(*j);

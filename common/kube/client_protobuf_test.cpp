@@ -82,6 +82,19 @@ TEST_F(ClientProtobufTest, BuiltInObjectsGoAndComeInProtobuf) {
             "application/vnd.kubernetes.protobuf, application/json");
 }
 
+TEST_F(ClientProtobufTest, ReplyReadsFilterAProtobufReplyAsAJsonOne) {
+  server_.handle("POST", "/api/v1/namespaces/ns/pods", [](const Request&) {
+    json created = pod("p1");
+    created["metadata"]["managedFields"] = {{{"manager", "m"}}};
+    return protobuf(201, created);
+  });
+  auto reads = fastjson::MemberFilter::only({"metadata.name", "metadata.resourceVersion"});
+  auto r = client_.create(resources::pods, "ns", pod("p1"), reads);
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  EXPECT_EQ((*r)["metadata"], (json{{"name", "p1"}, {"resourceVersion", "5"}}));
+  EXPECT_FALSE(r->contains("spec"));
+}
+
 TEST_F(ClientProtobufTest, CustomResourcesAndPatchesStayJson) {
   server_.handle("POST", "/apis/batch.volcano.sh/v1alpha1/namespaces/ns/jobs", [](const Request&) {
     return Response::json(201, {{"kind", "Job"}});
