@@ -8,6 +8,7 @@
 #include "common/api/time.h"
 #include "common/go/base64.h"
 #include "common/go/duration.h"
+#include "common/go/utf8.h"
 #include "common/kube/proto/json_codec.h"
 #include "common/kube/proto/wire.h"
 
@@ -19,40 +20,21 @@ using nlohmann::json;
 // Go's zero time.Time (0001-01-01T00:00:00Z) as Unix seconds: metav1.Time's JSON for it is null.
 constexpr int64_t kGoZeroTimeSeconds = -62135596800;
 
-// Go's encoding/json writes invalid UTF-8 as U+FFFD; nlohmann's dump() would throw on it.
-std::string valid_utf8(std::string_view s) {
+// Go's encoding/json writes each invalid UTF-8 byte as U+FFFD; nlohmann's dump() would throw.
+std::string replace_invalid_utf8(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  size_t i = 0;
-  while (i < s.size()) {
-    auto c = static_cast<unsigned char>(s[i]);
-    size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    bool ok = len > 0 && i + len <= s.size();
-    for (size_t k = 1; ok && k < len; ++k)
-      ok = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
-    if (ok && len > 1) {
-      // Overlong forms, surrogates and values past U+10FFFF are invalid too.
-      uint32_t cp = c & (0x7f >> len);
-      for (size_t k = 1; k < len; ++k)
-        cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3f);
-      static constexpr uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
-      ok = cp >= kMin[len] && cp <= 0x10ffff && (cp < 0xd800 || cp > 0xdfff);
-    }
-    if (ok) {
-      out.append(s.substr(i, len));
-      i += len;
-    } else {
+  for (size_t i = 0; i < s.size();) {
+    const size_t len = go::utf8_sequence_length(s, i);
+    if (len == 0) {
       out.append("\xef\xbf\xbd");
       ++i;
+    } else {
+      out.append(s.substr(i, len));
+      i += len;
     }
   }
   return out;
-}
-
-bool is_ascii_or_valid(std::string_view s) {
-  for (char c : s)
-    if (static_cast<unsigned char>(c) >= 0x80) return valid_utf8(s) == s;
-  return true;
 }
 
 class Decoder {
@@ -203,7 +185,7 @@ class Decoder {
         return message(w.bytes, *f.message, out, filter);
       case FieldType::String:
         if (w.type != WireType::Bytes) return wire_mismatch(type, f);
-        out = is_ascii_or_valid(w.bytes) ? std::string(w.bytes) : valid_utf8(w.bytes);
+        out = go::valid_utf8(w.bytes) ? std::string(w.bytes) : replace_invalid_utf8(w.bytes);
         return true;
       case FieldType::Bytes:
         if (w.type != WireType::Bytes) return wire_mismatch(type, f);
