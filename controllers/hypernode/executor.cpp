@@ -1,6 +1,7 @@
 #include "controllers/hypernode/executor.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "common/kube/resource.h"
 #include "common/log/log.h"
@@ -11,13 +12,14 @@ namespace {
 using log::kv;
 namespace resources = kube::resources;
 
-// A conflicting update, planned again from the HyperNode as the API server has it now: the patch
-// to send, or null when there is nothing left to do (gone, no longer ours, already as wanted).
-api::Expected<nlohmann::json> replan_update(const std::string& name, std::string_view source,
-                                            const DesiredHyperNode& wanted, kube::Client& client) {
+// The HyperNode as the API server has it now: null when it is gone.
+api::Expected<std::optional<volcano::HyperNode>> read_fresh(const std::string& name,
+                                                            kube::Client& client) {
   auto fresh = client.get(resources::hypernodes, "", name);
   if (!fresh) {
-    if (fresh.error().kind == kube::ErrorKind::NotFound) return nlohmann::json(nullptr);
+    if (fresh.error().kind == kube::ErrorKind::NotFound) {
+      return std::optional<volcano::HyperNode>();
+    }
     return api::Unexpected{"re-reading: " + fresh.error().describe()};
   }
   volcano::HyperNode current;
@@ -26,7 +28,17 @@ api::Expected<nlohmann::json> replan_update(const std::string& name, std::string
   } catch (const volcano::DecodeError& e) {
     return api::Unexpected{std::string("re-reading: ") + e.what()};
   }
-  const ReconcilePlan again = plan_reconcile(source, {wanted}, {&current});
+  return std::optional<volcano::HyperNode>(std::move(current));
+}
+
+// A conflicting update, planned again from the HyperNode as the API server has it now: the patch
+// to send, or null when there is nothing left to do (gone, no longer ours, already as wanted).
+api::Expected<nlohmann::json> replan_update(const std::string& name, std::string_view source,
+                                            const DesiredHyperNode& wanted, kube::Client& client) {
+  auto current = read_fresh(name, client);
+  if (!current) return api::Unexpected{current.error()};
+  if (!*current) return nlohmann::json(nullptr);
+  const ReconcilePlan again = plan_reconcile(source, {wanted}, {&**current});
   if (again.updates.empty()) return nlohmann::json(nullptr);
   return again.updates.front().patch;
 }
@@ -59,6 +71,28 @@ bool update(const UpdateHyperNode& u, std::string_view source,
   }
 }
 
+// A create refused with AlreadyExists. Either the source made that HyperNode in an earlier round
+// that the cache had not shown when this round was planned (label names are derived, so a
+// repeated round names the same HyperNode): it is brought to this round's result as a
+// conflicting update would be, or this round's later members would be lost until the next
+// trigger. Or it is not the source's: the create's error is logged, as in Volcano.
+bool create_exists(const DesiredHyperNode& wanted, std::string_view source,
+                   const std::string& create_error, kube::Client& client) {
+  const auto fail = [&](const std::string& error) {
+    VC_LOG_ERROR("failed to create HyperNode", kv("hypernode", wanted.name), kv("source", source),
+                 kv("error", error));
+    return false;
+  };
+  auto current = read_fresh(wanted.name, client);
+  if (!current) return fail(create_error + "; " + current.error());
+  if (!*current) return fail(create_error + "; then gone when re-read");  // its delete re-queues
+  const std::string* owner = (*current)->label(kSourceLabel);
+  if (owner == nullptr || *owner != source) return fail(create_error);
+  const ReconcilePlan again = plan_reconcile(source, {wanted}, {&**current});
+  if (again.updates.empty()) return true;  // already as wanted
+  return update(again.updates.front(), source, {wanted}, client);
+}
+
 }  // namespace
 
 RoundOutcome execute_plan(const ReconcilePlan& plan, std::string_view source,
@@ -69,13 +103,14 @@ RoundOutcome execute_plan(const ReconcilePlan& plan, std::string_view source,
     auto r = client.create(resources::hypernodes, "", encode_hyper_node(c.hyper_node));
     if (r) {
       VC_LOG_INFO("created HyperNode", kv("hypernode", c.hyper_node.name), kv("source", source));
+      count(true);
+    } else if (r.error().kind == kube::ErrorKind::AlreadyExists) {
+      count(create_exists(c.hyper_node, source, r.error().describe(), client));
     } else {
-      // AlreadyExists: a HyperNode of that name that the source does not own (or one the cache
-      // has not shown yet); logged, as in Volcano.
       VC_LOG_ERROR("failed to create HyperNode", kv("hypernode", c.hyper_node.name),
                    kv("source", source), kv("error", r.error().describe()));
+      count(false);
     }
-    count(r.ok());
   }
   for (const UpdateHyperNode& u : plan.updates) count(update(u, source, desired, client));
   for (const DeleteHyperNode& d : plan.deletes) {

@@ -5,7 +5,9 @@
 // A round's failures are logged with the HyperNode and the source and the round goes on; nothing
 // is retried until the next result, except an update that conflicts: the HyperNode is read again
 // and, if the source still owns it and it still differs, patched again with the new
-// resourceVersion (at most kUpdateTries times, as client-go's default retry).
+// resourceVersion (at most kUpdateTries times, as client-go's default retry), and a create refused
+// with AlreadyExists by a HyperNode the source owns (an earlier round's, not yet in the cache):
+// it is read and patched the same way.
 //
 // Threads: any thread; blocks on the API calls. The controller runs one round at a time.
 

@@ -43,6 +43,16 @@ std::vector<std::string> writes(const FakeApiServer& server) {
   return out;
 }
 
+// Every create refused with AlreadyExists; GET leaf-hn-0: owned by "ufm", members [a], rv 8.
+void refuse_creates_of_stored_leaf(FakeApiServer& server) {
+  server.handle("POST", kBase, [](const Request&) {
+    return Response::error(409, "AlreadyExists", "hypernodes \"leaf-hn-0\" already exists");
+  });
+  server.handle("GET", std::string(kBase) + "/leaf-hn-0", [](const Request&) {
+    return Response::json(200, stored("leaf-hn-0", "ufm", "8", {"a"}));
+  });
+}
+
 TEST(ExecutePlan, SendsCreatesUpdatesAndDeletesInOrderAndCountsFailures) {
   FakeApiServer server;
   server.handle("POST", kBase, [](const Request& r) {
@@ -53,6 +63,10 @@ TEST(ExecutePlan, SendsCreatesUpdatesAndDeletesInOrderAndCountsFailures) {
   });
   server.handle("PATCH", std::string(kBase) + "/leaf-hn-1",
                 [](const Request& r) { return Response::json(200, r.json()); });
+  // "taken" belongs to no source: the create's AlreadyExists stands.
+  server.handle("GET", std::string(kBase) + "/taken", [](const Request&) {
+    return Response::json(200, stored("taken", "", "3", {"b"}));
+  });
   server.handle("DELETE", std::string(kBase) + "/old",
                 [](const Request&) { return Response::json(200, json::object()); });
   // DELETE of "gone": unmatched, 404 NotFound, which counts as deleted.
@@ -65,14 +79,63 @@ TEST(ExecutePlan, SendsCreatesUpdatesAndDeletesInOrderAndCountsFailures) {
   const auto outcome = execute_plan(plan, "ufm", {}, client);
   EXPECT_EQ(outcome.written, 4);
   EXPECT_EQ(outcome.failed, 1);
-  EXPECT_EQ(writes(server),
-            (std::vector<std::string>{"POST " + std::string(kBase), "POST " + std::string(kBase),
-                                      "PATCH " + std::string(kBase) + "/leaf-hn-1",
-                                      "DELETE " + std::string(kBase) + "/old",
-                                      "DELETE " + std::string(kBase) + "/gone"}));
+  EXPECT_EQ(
+      writes(server),
+      (std::vector<std::string>{
+          "POST " + std::string(kBase), "POST " + std::string(kBase),
+          "GET " + std::string(kBase) + "/taken", "PATCH " + std::string(kBase) + "/leaf-hn-1",
+          "DELETE " + std::string(kBase) + "/old", "DELETE " + std::string(kBase) + "/gone"}));
   const auto requests = server.requests();
   EXPECT_EQ(requests[0].json(), encode_hyper_node(leaf("leaf-hn-0", {"a"})));
-  EXPECT_EQ(requests[2].header("content-type"), "application/merge-patch+json");
+  EXPECT_EQ(requests[3].header("content-type"), "application/merge-patch+json");
+}
+
+// A round planned before the cache showed the previous round's create names the same HyperNode
+// again: the create's AlreadyExists becomes an update to this round's members.
+TEST(ExecutePlan, ACreateOfAHyperNodeTheSourceAlreadyOwnsUpdatesIt) {
+  FakeApiServer server;
+  refuse_creates_of_stored_leaf(server);
+  server.handle("PATCH", std::string(kBase) + "/leaf-hn-0",
+                [](const Request& r) { return Response::json(200, r.json()); });
+  kube::Client client(server.config());
+
+  ReconcilePlan plan;
+  plan.creates = {{.hyper_node = leaf("leaf-hn-0", {"a", "b"})}};
+  const auto outcome = execute_plan(plan, "ufm", {leaf("leaf-hn-0", {"a", "b"})}, client);
+  EXPECT_EQ(outcome.written, 1);
+  EXPECT_EQ(outcome.failed, 0);
+  const auto requests = server.requests();
+  ASSERT_EQ(requests.size(), 3u) << server.describe_requests();
+  EXPECT_EQ(requests[1].method, "GET");
+  EXPECT_EQ(requests[2].method, "PATCH");
+  EXPECT_EQ(requests[2].json()["metadata"]["resourceVersion"], "8");
+  EXPECT_EQ(requests[2].json()["spec"]["members"].size(), 2u);
+}
+
+TEST(ExecutePlan, ACreateOfAHyperNodeAlreadyAsWantedIsDone) {
+  FakeApiServer server;
+  refuse_creates_of_stored_leaf(server);
+  kube::Client client(server.config());
+  ReconcilePlan plan;
+  plan.creates = {{.hyper_node = leaf("leaf-hn-0", {"a"})}};
+  const auto outcome = execute_plan(plan, "ufm", {leaf("leaf-hn-0", {"a"})}, client);
+  EXPECT_EQ(outcome.written, 1);
+  EXPECT_EQ(outcome.failed, 0);
+  EXPECT_EQ(server.requests().size(), 2u) << server.describe_requests();
+}
+
+TEST(ExecutePlan, ACreateOfAHyperNodeGoneWhenReReadFails) {
+  FakeApiServer server;
+  server.handle("POST", kBase, [](const Request&) {
+    return Response::error(409, "AlreadyExists", "hypernodes \"leaf-hn-0\" already exists");
+  });
+  // GET: unmatched, 404.
+  kube::Client client(server.config());
+  ReconcilePlan plan;
+  plan.creates = {{.hyper_node = leaf("leaf-hn-0", {"a"})}};
+  const auto outcome = execute_plan(plan, "ufm", {leaf("leaf-hn-0", {"a"})}, client);
+  EXPECT_EQ(outcome.written, 0);
+  EXPECT_EQ(outcome.failed, 1);
 }
 
 TEST(ExecutePlan, AConflictingUpdateIsPlannedAgainFromTheServersObject) {
