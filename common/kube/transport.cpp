@@ -42,7 +42,9 @@ namespace ssl = asio::ssl;
 using tcp = asio::ip::tcp;
 using Clock = std::chrono::steady_clock;
 
-constexpr std::size_t kStreamBufferSize = 64 * 1024;
+// A watch's body is read this much at a time. One TLS record (at most 16 KiB) is what a read
+// returns at most anyway; a larger buffer only costs memory in every open watch.
+constexpr std::size_t kStreamBufferSize = 16 * 1024;
 constexpr std::uint32_t kHeaderLimit = 256 * 1024;
 
 // One pooled connection: its own io_context and stream. Only the thread that borrowed it from
@@ -156,6 +158,9 @@ struct Transport::Impl {
 
   void setup_tls(const Config& config) {
     SSL_CTX_set_min_proto_version(ctx.native_handle(), TLS1_2_VERSION);
+    // OpenSSL frees a connection's record buffers (about 33 KiB) while it has nothing buffered:
+    // most connections are watches that wait between events, or idle in the pool.
+    SSL_CTX_set_mode(ctx.native_handle(), SSL_MODE_RELEASE_BUFFERS);
     try {
       if (!config.ca_pem.empty()) {
         ctx.add_certificate_authority(asio::buffer(config.ca_pem));
