@@ -44,6 +44,27 @@ check_socket_path() {
 registry_has() { curl -fs -o /dev/null --max-time 3 -H 'Accept: application/vnd.oci.image.manifest.v1+json' \
   "http://$REGISTRY/v2/$1/manifests/$2"; }
 
+# The kubelet's first status sync of a pod just bound here GETs the pod, and the Node authorizer
+# may not have that binding in its graph yet ("no relationship found between node ... and this
+# object": its graph is fed by an informer that can lag the kubelet's own watch on these two busy
+# cores). The kubelet retries and nothing is lost, but the denial lands in the logs, where only
+# denials of the identities under test should. So the kubelet may also GET pods through RBAC:
+# on this one-node cluster that is no pod it could not already read through its watch.
+kubelet_pod_reads() {
+  kubectl_ apply --server-side --force-conflicts -f - >/dev/null <<EOF
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: "vc-cpp-e2e:kubelet-get-pods"}
+rules: [{apiGroups: [""], resources: [pods], verbs: [get]}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: "vc-cpp-e2e:kubelet-get-pods"}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: "vc-cpp-e2e:kubelet-get-pods"}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: "system:node:$NODE_NAME"}]
+EOF
+}
+
 up() {
   check_socket_path
   mkdir -p "$NODE_DIR"
@@ -61,6 +82,7 @@ up() {
   alive containerd || start containerd containerd --config "$NODE_DIR/containerd.toml"
   wait_until "containerd" 30 ctr --address "$CONTAINERD_SOCK" version
 
+  kubelet_pod_reads
   if ! alive kubelet; then
     start kubelet "$K8S_BIN/kubelet" --config="$NODE_DIR/kubelet.yaml" \
       --kubeconfig="$STATE_DIR/kubelet.kubeconfig" --hostname-override="$NODE_NAME" \
