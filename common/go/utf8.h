@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace vc::go {
@@ -20,5 +21,9 @@ std::uint32_t decode_rune(std::string_view sequence);
 
 // True when the whole of s is valid UTF-8.
 bool valid_utf8(std::string_view s);
+
+// s with each byte that starts no valid sequence replaced by U+FFFD, as Go's encoding/json
+// writes a string (strings.ToValidUTF8 would replace a run of them once instead).
+std::string replace_invalid_utf8(std::string_view s);
 
 }  // namespace vc::go

@@ -30,5 +30,16 @@ TEST(Utf8, WholeStrings) {
   EXPECT_FALSE(valid_utf8("ends in \xe2\x80"));
 }
 
+TEST(Utf8, ReplacesEachInvalidByteAsGoJsonDoes) {
+  EXPECT_EQ(replace_invalid_utf8("caf\xc3\xa9"), "caf\xc3\xa9");
+  EXPECT_EQ(replace_invalid_utf8("a\xff\xfe"
+                                 "b"),
+            "a\xef\xbf\xbd\xef\xbf\xbd"
+            "b");
+  EXPECT_EQ(replace_invalid_utf8("\xe2\x82"), "\xef\xbf\xbd\xef\xbf\xbd");  // cut short
+  EXPECT_EQ(replace_invalid_utf8("\xed\xa0\x80"),  // a surrogate: three bad bytes
+            "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+}
+
 }  // namespace
 }  // namespace vc::go

@@ -43,14 +43,27 @@ std::vector<std::string> writes(const FakeApiServer& server) {
   return out;
 }
 
-// Every create refused with AlreadyExists; GET leaf-hn-0: owned by "ufm", members [a], rv 8.
-void refuse_creates_of_stored_leaf(FakeApiServer& server) {
-  server.handle("POST", kBase, [](const Request&) {
-    return Response::error(409, "AlreadyExists", "hypernodes \"leaf-hn-0\" already exists");
+// Every create refused with AlreadyExists.
+void refuse_creates(FakeApiServer& server) {
+  server.handle("POST", kBase, [](const Request& r) {
+    const std::string name = r.json()["metadata"]["name"];
+    return Response::error(409, "AlreadyExists", "hypernodes \"" + name + "\" already exists");
   });
+}
+
+// GET leaf-hn-0: owned by "ufm", members [a], resourceVersion 8.
+void store_owned_leaf(FakeApiServer& server) {
   server.handle("GET", std::string(kBase) + "/leaf-hn-0", [](const Request&) {
     return Response::json(200, stored("leaf-hn-0", "ufm", "8", {"a"}));
   });
+}
+
+// A round whose plan creates leaf-hn-0 with `nodes`.
+RoundOutcome create_leaf(const FakeApiServer& server, const std::vector<std::string>& nodes) {
+  kube::Client client(server.config());
+  ReconcilePlan plan;
+  plan.creates = {{.hyper_node = leaf("leaf-hn-0", nodes)}};
+  return execute_plan(plan, "ufm", {leaf("leaf-hn-0", nodes)}, client);
 }
 
 TEST(ExecutePlan, SendsCreatesUpdatesAndDeletesInOrderAndCountsFailures) {
@@ -94,14 +107,11 @@ TEST(ExecutePlan, SendsCreatesUpdatesAndDeletesInOrderAndCountsFailures) {
 // again: the create's AlreadyExists becomes an update to this round's members.
 TEST(ExecutePlan, ACreateOfAHyperNodeTheSourceAlreadyOwnsUpdatesIt) {
   FakeApiServer server;
-  refuse_creates_of_stored_leaf(server);
+  refuse_creates(server);
+  store_owned_leaf(server);
   server.handle("PATCH", std::string(kBase) + "/leaf-hn-0",
                 [](const Request& r) { return Response::json(200, r.json()); });
-  kube::Client client(server.config());
-
-  ReconcilePlan plan;
-  plan.creates = {{.hyper_node = leaf("leaf-hn-0", {"a", "b"})}};
-  const auto outcome = execute_plan(plan, "ufm", {leaf("leaf-hn-0", {"a", "b"})}, client);
+  const auto outcome = create_leaf(server, {"a", "b"});
   EXPECT_EQ(outcome.written, 1);
   EXPECT_EQ(outcome.failed, 0);
   const auto requests = server.requests();
@@ -114,11 +124,9 @@ TEST(ExecutePlan, ACreateOfAHyperNodeTheSourceAlreadyOwnsUpdatesIt) {
 
 TEST(ExecutePlan, ACreateOfAHyperNodeAlreadyAsWantedIsDone) {
   FakeApiServer server;
-  refuse_creates_of_stored_leaf(server);
-  kube::Client client(server.config());
-  ReconcilePlan plan;
-  plan.creates = {{.hyper_node = leaf("leaf-hn-0", {"a"})}};
-  const auto outcome = execute_plan(plan, "ufm", {leaf("leaf-hn-0", {"a"})}, client);
+  refuse_creates(server);
+  store_owned_leaf(server);
+  const auto outcome = create_leaf(server, {"a"});
   EXPECT_EQ(outcome.written, 1);
   EXPECT_EQ(outcome.failed, 0);
   EXPECT_EQ(server.requests().size(), 2u) << server.describe_requests();
@@ -126,14 +134,8 @@ TEST(ExecutePlan, ACreateOfAHyperNodeAlreadyAsWantedIsDone) {
 
 TEST(ExecutePlan, ACreateOfAHyperNodeGoneWhenReReadFails) {
   FakeApiServer server;
-  server.handle("POST", kBase, [](const Request&) {
-    return Response::error(409, "AlreadyExists", "hypernodes \"leaf-hn-0\" already exists");
-  });
-  // GET: unmatched, 404.
-  kube::Client client(server.config());
-  ReconcilePlan plan;
-  plan.creates = {{.hyper_node = leaf("leaf-hn-0", {"a"})}};
-  const auto outcome = execute_plan(plan, "ufm", {leaf("leaf-hn-0", {"a"})}, client);
+  refuse_creates(server);  // GET: unmatched, 404
+  const auto outcome = create_leaf(server, {"a"});
   EXPECT_EQ(outcome.written, 0);
   EXPECT_EQ(outcome.failed, 1);
 }

@@ -20,23 +20,6 @@ using nlohmann::json;
 // Go's zero time.Time (0001-01-01T00:00:00Z) as Unix seconds: metav1.Time's JSON for it is null.
 constexpr int64_t kGoZeroTimeSeconds = -62135596800;
 
-// Go's encoding/json writes each invalid UTF-8 byte as U+FFFD; nlohmann's dump() would throw.
-std::string replace_invalid_utf8(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (size_t i = 0; i < s.size();) {
-    const size_t len = go::utf8_sequence_length(s, i);
-    if (len == 0) {
-      out.append("\xef\xbf\xbd");
-      ++i;
-    } else {
-      out.append(s.substr(i, len));
-      i += len;
-    }
-  }
-  return out;
-}
-
 class Decoder {
  public:
   std::string error;
@@ -185,7 +168,8 @@ class Decoder {
         return message(w.bytes, *f.message, out, filter);
       case FieldType::String:
         if (w.type != WireType::Bytes) return wire_mismatch(type, f);
-        out = go::valid_utf8(w.bytes) ? std::string(w.bytes) : replace_invalid_utf8(w.bytes);
+        // Go's encoding/json writes invalid UTF-8 as U+FFFD; nlohmann's dump() would throw.
+        out = go::valid_utf8(w.bytes) ? std::string(w.bytes) : go::replace_invalid_utf8(w.bytes);
         return true;
       case FieldType::Bytes:
         if (w.type != WireType::Bytes) return wire_mismatch(type, f);
