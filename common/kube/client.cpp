@@ -18,6 +18,7 @@
 #include "common/kube/transport.h"
 #include "common/kube/url.h"
 #include "common/kube/watch_decoder.h"
+#include "common/random/random.h"
 
 namespace vc::kube {
 namespace {
@@ -76,10 +77,9 @@ bool should_retry(const ApiError& e, bool idempotent) {
 }
 
 Clock::duration jittered(std::chrono::milliseconds base, int attempt) {
-  thread_local std::mt19937 rng{std::random_device{}()};
   const auto nominal = base * (1 << std::min(attempt, 10));
   std::uniform_real_distribution<double> factor(0.75, 1.25);
-  return std::chrono::duration_cast<Clock::duration>(nominal * factor(rng));
+  return std::chrono::duration_cast<Clock::duration>(nominal * factor(random::thread_rng()));
 }
 
 }  // namespace

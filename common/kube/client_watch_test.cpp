@@ -59,7 +59,8 @@ class EventLog {
   std::vector<std::chrono::steady_clock::time_point> times_;
 };
 
-class WatchTest : public ::testing::Test {
+// Every case runs over plain HTTP and over TLS (the API server's transport, tls_socket.h).
+class WatchTest : public ::testing::TestWithParam<bool> {
  protected:
   void SetUp() override {
     server_.handle("GET", "/api/v1/namespaces/ns/pods", [this](const Request& r) -> Reply {
@@ -122,7 +123,7 @@ class WatchTest : public ::testing::Test {
     return o;
   }
 
-  FakeApiServer server_;
+  FakeApiServer server_{vc::testing::FakeApiServerOptions{.tls = GetParam()}};
   StreamQueue streams_;
   Client client_{server_.config(), options()};
   std::unique_ptr<Client> paced_;  // start_paced's; its watches end in TearDown
@@ -131,7 +132,7 @@ class WatchTest : public ::testing::Test {
   std::vector<std::shared_future<Status>> watches_;
 };
 
-TEST_F(WatchTest, SendsWatchParametersAndDeliversEveryEventTypeInOrder) {
+TEST_P(WatchTest, SendsWatchParametersAndDeliversEveryEventTypeInOrder) {
   WatchOptions o;
   o.resource_version = "100";
   o.timeout_seconds = 300;
@@ -162,7 +163,7 @@ TEST_F(WatchTest, SendsWatchParametersAndDeliversEveryEventTypeInOrder) {
   EXPECT_EQ(req.param("labelSelector"), "app=a");
 }
 
-TEST_F(WatchTest, GoneAtStartIsReturnedAsGone) {
+TEST_P(WatchTest, GoneAtStartIsReturnedAsGone) {
   server_.handle("GET", "/api/v1/namespaces/ns/pods", [](const Request&) {
     return Response::error(410, "Expired", "too old resource version: 1 (500)");
   });
@@ -175,7 +176,7 @@ TEST_F(WatchTest, GoneAtStartIsReturnedAsGone) {
   EXPECT_TRUE(log_.events().empty());
 }
 
-TEST_F(WatchTest, ErrorEventMidStreamIsDelivered) {
+TEST_P(WatchTest, ErrorEventMidStreamIsDelivered) {
   auto done = start();
   auto s = next_stream();
   ASSERT_TRUE(s);
@@ -190,7 +191,7 @@ TEST_F(WatchTest, ErrorEventMidStreamIsDelivered) {
   EXPECT_EQ(events[1].object["code"], 410);
 }
 
-TEST_F(WatchTest, ConnectionResetMidStreamReturnsAnErrorAfterDeliveringEarlierEventsOnce) {
+TEST_P(WatchTest, ConnectionResetMidStreamReturnsAnErrorAfterDeliveringEarlierEventsOnce) {
   auto done = start();
   auto s = next_stream();
   ASSERT_TRUE(s);
@@ -206,7 +207,7 @@ TEST_F(WatchTest, ConnectionResetMidStreamReturnsAnErrorAfterDeliveringEarlierEv
   EXPECT_EQ(log_.names(), (std::vector<std::string>{"a", "b"}));
 }
 
-TEST_F(WatchTest, StreamEndingInsideAnEventIsAnError) {
+TEST_P(WatchTest, StreamEndingInsideAnEventIsAnError) {
   auto done = start();
   auto s = next_stream();
   ASSERT_TRUE(s);
@@ -219,7 +220,7 @@ TEST_F(WatchTest, StreamEndingInsideAnEventIsAnError) {
   EXPECT_EQ(log_.names(), (std::vector<std::string>{"a"}));
 }
 
-TEST_F(WatchTest, EventsSplitOneBytePerChunkAreReassembled) {
+TEST_P(WatchTest, EventsSplitOneBytePerChunkAreReassembled) {
   auto done = start();
   auto s = next_stream();
   ASSERT_TRUE(s);
@@ -234,7 +235,7 @@ TEST_F(WatchTest, EventsSplitOneBytePerChunkAreReassembled) {
   EXPECT_EQ(log_.names(), (std::vector<std::string>{"p0", "p1", "p2", "p3", "p4"}));
 }
 
-TEST_F(WatchTest, SeveralEventsInOneChunkAndOneEventOverManyChunks) {
+TEST_P(WatchTest, SeveralEventsInOneChunkAndOneEventOverManyChunks) {
   auto done = start();
   auto s = next_stream();
   ASSERT_TRUE(s);
@@ -252,7 +253,7 @@ TEST_F(WatchTest, SeveralEventsInOneChunkAndOneEventOverManyChunks) {
   EXPECT_EQ(log_.events()[2].object["data"].get<std::string>().size(), 200000u);
 }
 
-TEST_F(WatchTest, StopTokenCancelsPromptlyAndClosesTheConnection) {
+TEST_P(WatchTest, StopTokenCancelsPromptlyAndClosesTheConnection) {
   auto done = start();
   auto s = next_stream();
   ASSERT_TRUE(s);
@@ -267,7 +268,7 @@ TEST_F(WatchTest, StopTokenCancelsPromptlyAndClosesTheConnection) {
   EXPECT_TRUE(s->wait_client_gone(5s)) << "the server never saw the connection close";
 }
 
-TEST_F(WatchTest, StopBeforeTheResponseHeadArrivesCancelsToo) {
+TEST_P(WatchTest, StopBeforeTheResponseHeadArrivesCancelsToo) {
   server_.handle("GET", "/api/v1/namespaces/ns/pods", [](const Request&) {
     Response r;
     r.stall = true;
@@ -280,7 +281,7 @@ TEST_F(WatchTest, StopBeforeTheResponseHeadArrivesCancelsToo) {
   EXPECT_TRUE(done.get().is(ErrorKind::Cancelled));
 }
 
-TEST_F(WatchTest, APausedWatchReadsWhatArrivedDuringThePauseAtOnce) {
+TEST_P(WatchTest, APausedWatchReadsWhatArrivedDuringThePauseAtOnce) {
   std::shared_future<Status> done;
   auto s = start_paced_after_a(1000ms, done);
   ASSERT_TRUE(s);
@@ -302,7 +303,7 @@ TEST_F(WatchTest, APausedWatchReadsWhatArrivedDuringThePauseAtOnce) {
   EXPECT_LT(t[2] - t[1], 500ms) << "paused again with an event waiting in the socket";
 }
 
-TEST_F(WatchTest, APausedWatchNeverPausesInsideAnEvent) {
+TEST_P(WatchTest, APausedWatchNeverPausesInsideAnEvent) {
   std::shared_future<Status> done;
   auto s = start_paced(5000ms, done);
   ASSERT_TRUE(s);
@@ -316,7 +317,7 @@ TEST_F(WatchTest, APausedWatchNeverPausesInsideAnEvent) {
   EXPECT_EQ(log_.names(), (std::vector<std::string>{"a"}));
 }
 
-TEST_F(WatchTest, StopDuringAPauseCancelsPromptly) {
+TEST_P(WatchTest, StopDuringAPauseCancelsPromptly) {
   std::shared_future<Status> done;
   auto s = start_paced_after_a(10000ms, done);
   ASSERT_TRUE(s);
@@ -328,7 +329,7 @@ TEST_F(WatchTest, StopDuringAPauseCancelsPromptly) {
   EXPECT_TRUE(done.get().is(ErrorKind::Cancelled));
 }
 
-TEST_F(WatchTest, ConsecutiveWatchesReuseTheConnectionAfterACleanEnd) {
+TEST_P(WatchTest, ConsecutiveWatchesReuseTheConnectionAfterACleanEnd) {
   for (int round = 0; round < 3; ++round) {
     auto done = start();
     auto s = next_stream();
@@ -341,6 +342,11 @@ TEST_F(WatchTest, ConsecutiveWatchesReuseTheConnectionAfterACleanEnd) {
   EXPECT_EQ(server_.connections_accepted(), 1);
   EXPECT_EQ(log_.names(), (std::vector<std::string>{"p0", "p1", "p2"}));
 }
+
+INSTANTIATE_TEST_SUITE_P(Transport, WatchTest, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool>& info) {
+                           return info.param ? "Tls" : "Plain";
+                         });
 
 }  // namespace
 }  // namespace vc::kube

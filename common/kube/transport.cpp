@@ -1,15 +1,18 @@
-// HTTP/1.1 over Boost.Beast with OpenSSL, one io_context per pooled connection.
+// HTTP/1.1 over Boost.Beast, TLS by OpenSSL on the socket (tls_socket.h), one io_context per
+// pooled connection.
 //
 // Each connection owns its io_context and stream. The calling thread drives one asynchronous
-// operation at a time with io_context::run(), so deadlines are tcp_stream expiries and there is
-// no background I/O thread. A stop request from another thread posts a close to the connection's
-// io_context (post is thread-safe), which aborts whatever operation is pending.
+// operation at a time with io_context::run(), so a deadline is a timer armed for that operation
+// and there is no background I/O thread. A stop request from another thread posts a close to the
+// connection's io_context (post is thread-safe), which aborts whatever operation is pending.
 
 #include "common/kube/transport.h"
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <openssl/err.h>
 #include <openssl/ssl.h>
+#include <openssl/x509v3.h>
 #include <poll.h>
 
 #include <atomic>
@@ -23,14 +26,17 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
-#include <boost/asio/ssl.hpp>
-#include <boost/beast/core.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/ssl/error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core/error.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
-#include <boost/beast/ssl.hpp>
 
 #include "common/kube/errors.h"
 #include "common/kube/server_url.h"
 #include "common/kube/stoppable_sleep.h"
+#include "common/net/tls_socket.h"
 
 namespace vc::kube {
 namespace {
@@ -41,6 +47,7 @@ namespace http = beast::http;
 namespace ssl = asio::ssl;
 using tcp = asio::ip::tcp;
 using Clock = std::chrono::steady_clock;
+using net::TlsSocket;
 
 // A watch's body is read this much at a time. One TLS record (at most 16 KiB) is what a read
 // returns at most anyway; a larger buffer only costs memory in every open watch.
@@ -50,52 +57,70 @@ constexpr std::uint32_t kHeaderLimit = 256 * 1024;
 // One pooled connection: its own io_context and stream. Only the thread that borrowed it from
 // the pool uses it; cancel_async() may be called from any thread.
 struct Connection {
-  Connection(ssl::context& ctx, bool use_tls) : stream(ioc, ctx), tls(use_tls) {}
+  explicit Connection(bool use_tls) : tls(use_tls) {}
 
-  // Runs `initiate(handler)` and drives the io_context until nothing is pending.
+  // The completion handler of every operation: one type, so that each Beast operation is
+  // instantiated once, whatever the call site.
+  struct Done {
+    Connection* c;
+    template <class... Rest>
+    void operator()(beast::error_code ec, Rest&&...) const {
+      c->result = ec;
+      c->finished = true;
+      c->timer.cancel();
+    }
+  };
+  // The deadline passed with the operation pending: close the socket, which aborts it.
+  struct Expiry {
+    Connection* c;
+    void operator()(beast::error_code ec) const {
+      if (ec || c->finished) return;
+      c->timed_out = true;
+      c->close();
+    }
+  };
+
+  // Runs `initiate(Done)` and drives the io_context until nothing is pending. An operation still
+  // pending at the deadline fails with beast::error::timeout and leaves the connection closed.
   template <class Initiate>
   beast::error_code run(Initiate&& initiate) {
-    beast::error_code out;
-    initiate([&out](beast::error_code ec, auto&&...) { out = ec; });
+    result = {};
+    finished = false;
+    timed_out = false;
+    if (deadline != Clock::time_point::max()) {
+      timer.expires_at(deadline);
+      timer.async_wait(Expiry{this});
+    }
+    initiate(Done{this});
     ioc.restart();
     ioc.run();
-    return out;
+    return timed_out ? beast::error_code(beast::error::timeout) : result;
   }
 
-  // Applies f to the stream the HTTP layer talks to: TLS or the bare TCP stream.
-  template <class F>
-  beast::error_code with_stream(F&& f) {
-    if (tls) return f(stream);
-    return f(stream.next_layer());
-  }
+  tcp::socket& socket() { return stream.socket(); }
 
-  beast::tcp_stream& tcp() { return stream.next_layer(); }
+  void set_deadline(Clock::time_point d) { deadline = d; }
 
-  void set_deadline(Clock::time_point deadline) {
-    if (deadline == Clock::time_point::max()) {
-      tcp().expires_never();
-    } else {
-      tcp().expires_at(deadline);
-    }
+  void close() {
+    beast::error_code ignored;
+    socket().close(ignored);
   }
 
   // Thread-safe: aborts the pending operation from another thread. The socket lingers 0 s
   // (set_socket_options), so closing it resets the connection: nothing of the request still
   // queued is sent after the caller gave up on it.
   void cancel_async() {
-    asio::post(ioc, [this] { tcp().close(); });
+    asio::post(ioc, [this] { close(); });
   }
 
   // An idle HTTP/1.1 connection has nothing to read; readable means the server closed it (EOF or
   // a TLS close_notify) or sent garbage. Either way it must not be reused.
-  bool looks_alive() {
-    return tcp().socket().is_open() && buffer.size() == 0 && !input_below_beast();
-  }
+  bool looks_alive() { return socket().is_open() && buffer.size() == 0 && !input_below_beast(); }
 
   // Received bytes Beast has not seen yet: decrypted in the TLS layer, or readable on the socket.
   bool input_below_beast() {
-    if (tls && SSL_pending(stream.native_handle()) > 0) return true;
-    pollfd pfd{tcp().socket().native_handle(), POLLIN, 0};
+    if (SSL* ssl = stream.native_handle(); ssl != nullptr && SSL_pending(ssl) > 0) return true;
+    pollfd pfd{socket().native_handle(), POLLIN, 0};
     return ::poll(&pfd, 1, 0) != 0;
   }
 
@@ -111,9 +136,14 @@ struct Connection {
   }
 
   asio::io_context ioc{1};
-  ssl::stream<beast::tcp_stream> stream;
+  TlsSocket stream{ioc};
+  asio::steady_timer timer{ioc};
   beast::flat_buffer buffer;
   const bool tls;
+  Clock::time_point deadline = Clock::time_point::max();
+  beast::error_code result;
+  bool finished = false;
+  bool timed_out = false;
   Clock::time_point idle_since{};
   bool connected = false;
 };
@@ -212,7 +242,7 @@ struct Transport::Impl {
       }
     }
     reused = conn != nullptr;
-    if (!conn) conn = std::make_unique<Connection>(ctx, endpoint.tls);
+    if (!conn) conn = std::make_unique<Connection>(endpoint.tls);
     return conn;
   }
 
@@ -246,18 +276,30 @@ struct Transport::Impl {
         resolver.resolve(endpoint.host, endpoint.port, tcp::resolver::numeric_service, ec);
     if (ec) return failure(rq, "resolve", ec, stop);
     c.set_deadline(rq.deadline);
-    ec = c.run([&](auto handler) { c.tcp().async_connect(results, std::move(handler)); });
+    ec = c.run([&](auto handler) { asio::async_connect(c.socket(), results, std::move(handler)); });
     if (ec) return failure(rq, "connect", ec, stop);
     opened.fetch_add(1, std::memory_order_relaxed);
-    set_socket_options(c.tcp().socket());
+    set_socket_options(c.socket());
     if (c.tls) {
-      SSL* ssl = c.stream.native_handle();
+      SSL* ssl = c.stream.start_tls(ctx.native_handle());
+      if (ssl == nullptr) {
+        return failure(
+            rq, "TLS setup",
+            beast::error_code(static_cast<int>(ERR_get_error()), asio::error::get_ssl_category()),
+            stop);
+      }
+      const bool ip = is_ip_literal(verify_name);
       // SNI carries DNS names only (RFC 6066).
-      if (!is_ip_literal(verify_name)) SSL_set_tlsext_host_name(ssl, verify_name.c_str());
-      if (verify_peer) c.stream.set_verify_callback(ssl::host_name_verification(verify_name));
-      ec = c.run([&](auto handler) {
-        c.stream.async_handshake(ssl::stream_base::client, std::move(handler));
-      });
+      if (!ip) SSL_set_tlsext_host_name(ssl, verify_name.c_str());
+      // The certificate must name the server: its IP address SAN for an address, else a DNS SAN.
+      if (verify_peer) {
+        if (ip) {
+          X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), verify_name.c_str());
+        } else {
+          SSL_set1_host(ssl, verify_name.c_str());
+        }
+      }
+      ec = c.run([&](auto handler) { c.stream.async_handshake(std::move(handler)); });
       if (ec) return failure(rq, "TLS handshake", ec, stop);
     }
     c.connected = true;
@@ -294,9 +336,7 @@ struct Transport::Impl {
                                const std::stop_token& stop) {
     auto req = build(rq);
     c.set_deadline(rq.deadline);
-    auto ec = c.with_stream([&](auto& s) {
-      return c.run([&](auto handler) { http::async_write(s, req, std::move(handler)); });
-    });
+    auto ec = c.run([&](auto handler) { http::async_write(c.stream, req, std::move(handler)); });
     if (!ec) return std::nullopt;
     return Failure{failure(rq, "write", ec, stop),
                    reused && !stop.stop_requested() && ec != beast::error::timeout};
@@ -323,10 +363,8 @@ struct Transport::Impl {
       parser.body_limit(boost::none);
     }
     parser.header_limit(kHeaderLimit);
-    auto ec = c.with_stream([&](auto& s) {
-      return c.run(
-          [&](auto handler) { http::async_read(s, c.buffer, parser, std::move(handler)); });
-    });
+    auto ec = c.run(
+        [&](auto handler) { http::async_read(c.stream, c.buffer, parser, std::move(handler)); });
     if (ec) {
       // Nothing at all came back on a reused connection: the server had closed it.
       const bool stale =
@@ -384,9 +422,8 @@ struct Transport::Impl {
     http::response_parser<http::buffer_body> parser;
     parser.body_limit(boost::none);
     parser.header_limit(kHeaderLimit);
-    auto ec = c.with_stream([&](auto& s) {
-      return c.run(
-          [&](auto handler) { http::async_read_header(s, c.buffer, parser, std::move(handler)); });
+    auto ec = c.run([&](auto handler) {
+      http::async_read_header(c.stream, c.buffer, parser, std::move(handler));
     });
     if (ec) {
       stale = reused && !parser.got_some() && !stop.stop_requested() && ec != beast::error::timeout;
@@ -396,10 +433,8 @@ struct Transport::Impl {
     if (status < 200 || status >= 300) {
       // An error status carries a Status body: read it whole to decode it.
       http::response_parser<http::string_body> whole(std::move(parser));
-      ec = c.with_stream([&](auto& s) {
-        return c.run(
-            [&](auto handler) { http::async_read(s, c.buffer, whole, std::move(handler)); });
-      });
+      ec = c.run(
+          [&](auto handler) { http::async_read(c.stream, c.buffer, whole, std::move(handler)); });
       if (ec) return failure(rq, "read error body", ec, stop);
       keep_alive = whole.get().keep_alive();
       std::string retry_after;
@@ -415,9 +450,8 @@ struct Transport::Impl {
         return cancelled_error(std::string(rq.method) + " " + rq.target + ": stream cancelled");
       parser.get().body().data = buf.data();
       parser.get().body().size = buf.size();
-      ec = c.with_stream([&](auto& s) {
-        return c.run(
-            [&](auto handler) { http::async_read_some(s, c.buffer, parser, std::move(handler)); });
+      ec = c.run([&](auto handler) {
+        http::async_read_some(c.stream, c.buffer, parser, std::move(handler));
       });
       if (ec == http::error::need_buffer) ec = {};  // our buffer is full: hand it over
       const std::size_t n = buf.size() - parser.get().body().size;

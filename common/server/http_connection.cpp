@@ -1,8 +1,10 @@
 // All Boost.Beast code of the HTTP server lives in this file. The shape follows Beast's examples:
 // a Session owns one connection and reads top to bottom as
 // run -> (handshake) -> wait_for_request -> parse_buffered (<-> read_more) -> respond -> on_write
-// -> (wait_for_request | close). One template serves plain TCP and TLS; the few steps that differ
-// (handshake, half-close, close) say so with `if constexpr`.
+// -> (wait_for_request | close). One stream type (common/net/tls_socket.h) serves plain TCP and
+// TLS; the few steps that differ (handshake, half-close, close) test tls_.
+// Every operation has a deadline: arm() before it starts a timer that closes the socket when it
+// passes, and settle() in its handler turns the abort that causes into beast::error::timeout.
 #include "common/server/http_connection.h"
 
 #include <algorithm>
@@ -11,18 +13,22 @@
 #include <type_traits>
 #include <utility>
 
+#include <openssl/err.h>
 #include <openssl/ssl.h>
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
-#include <boost/asio/ssl.hpp>
+#include <boost/asio/ssl/error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
-#include <boost/beast/core.hpp>
+#include <boost/beast/core/error.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/string.hpp>
 #include <boost/beast/http.hpp>
-#include <boost/beast/ssl.hpp>
+#include <boost/system/system_error.hpp>
 
 #include "common/log/log.h"
+#include "common/net/tls_socket.h"
 #include "common/server/response_bytes.h"
 
 namespace vc::server {
@@ -31,6 +37,7 @@ namespace {
 namespace beast = boost::beast;
 namespace http = beast::http;
 namespace net = boost::asio;
+namespace net_tls = vc::net;
 using tcp = net::ip::tcp;
 using error_code = boost::system::error_code;
 using Clock = std::chrono::steady_clock;
@@ -44,12 +51,6 @@ constexpr std::size_t kLingerExtraBytes = 64 * 1024;
 constexpr auto kCloseNotifyTimeout = std::chrono::seconds(1);
 constexpr std::size_t kReadChunk = 16 * 1024;
 
-// Asio's context wrapper frees its SSL_CTX when destroyed; give it a reference of its own.
-net::ssl::context wrap(const SslContextPtr& ctx) {
-  SSL_CTX_up_ref(ctx.get());
-  return net::ssl::context(ctx.get());
-}
-
 bool is_http_error(error_code ec) {
   return ec.category() == http::make_error_code(http::error::bad_target).category();
 }
@@ -61,32 +62,24 @@ bool is_peer_gone(error_code ec) {
          ec == net::error::connection_reset || ec == net::error::operation_aborted;
 }
 
-// The byte stream of a plain connection.
-struct PlainStream {
-  static constexpr bool kTls = false;
-  PlainStream(tcp::socket&& socket, const SslContextPtr&) : stream(std::move(socket)) {}
-  beast::tcp_stream stream;
-};
-
-// The byte stream of a TLS connection, with the context it was accepted with.
-struct TlsStream {
-  static constexpr bool kTls = true;
-  TlsStream(tcp::socket&& socket, const SslContextPtr& tls)
-      : context(wrap(tls)), stream(std::move(socket), context) {}
-  net::ssl::context context;  // this connection's, also after a certificate reload
-  beast::ssl_stream<beast::tcp_stream> stream;
-};
-
 // One connection. Every member runs on the connection's executor: a strand, or with one I/O
 // thread the io_context's own (http_server.cpp, do_accept).
-template <class Transport>
-class Session : public Connection, public std::enable_shared_from_this<Session<Transport>> {
+class Session : public Connection, public std::enable_shared_from_this<Session> {
  public:
+  // Throws boost::system::system_error when OpenSSL cannot make the TLS session.
   Session(tcp::socket&& socket, ConnectionHost& host, const SslContextPtr& tls)
       : host_(host),
         service_(host.service()),
         options_(host.options()),
-        transport_(std::move(socket), tls) {
+        stream_(std::move(socket)),
+        deadline_(stream_.get_executor()),
+        tls_(tls != nullptr) {
+    // The session takes a reference on the context: a certificate reload later does not touch
+    // this connection.
+    if (tls_ && stream_.start_tls(tls.get(), net_tls::TlsSocket::Role::server) == nullptr) {
+      throw boost::system::system_error(
+          error_code(static_cast<int>(ERR_get_error()), net::error::get_ssl_category()), "SSL_new");
+    }
     service_.connection_opened();
   }
   ~Session() override {
@@ -112,7 +105,9 @@ class Session : public Connection, public std::enable_shared_from_this<Session<T
       // Weak: a connection that ends on its own meanwhile must not wait for the timer.
       self->stop_timer_->async_wait([weak = self->weak_from_this()](error_code ec) {
         auto s = weak.lock();
-        if (!ec && s && s->waiting_for_peer_) s->lowest().cancel();
+        if (ec || !s || !s->waiting_for_peer_) return;
+        error_code ignored;
+        s->stream_.socket().cancel(ignored);
       });
     });
   }
@@ -122,15 +117,35 @@ class Session : public Connection, public std::enable_shared_from_this<Session<T
   }
 
  private:
-  beast::tcp_stream& lowest() { return beast::get_lowest_layer(stream_); }
+  // Starts the deadline of the operation about to begin (replacing the previous one's).
+  void arm(Clock::time_point deadline) {
+    timed_out_ = false;
+    const auto round = ++round_;
+    deadline_.expires_at(deadline);
+    deadline_.async_wait([weak = weak_from_this(), round](error_code ec) {
+      auto self = weak.lock();
+      // A deadline already replaced by the next operation's, or met, changes nothing.
+      if (ec || !self || round != self->round_) return;
+      self->timed_out_ = true;
+      self->close_socket();
+    });
+  }
+  void arm_after(Clock::duration d) { arm(Clock::now() + d); }
+
+  // The outcome of the operation just completed: its own, or the timeout that aborted it.
+  error_code settle(error_code ec) {
+    ++round_;  // its deadline no longer applies
+    if (timed_out_) return beast::error::timeout;
+    return ec;
+  }
 
   void start() {
-    if constexpr (Transport::kTls) {
-      lowest().expires_after(options_.header_timeout);
+    if (tls_) {
+      arm_after(options_.header_timeout);
       waiting_for_peer_ = true;
-      stream_.async_handshake(
-          net::ssl::stream_base::server,
-          [self = this->shared_from_this()](error_code ec) { self->on_handshake(ec); });
+      stream_.async_handshake([self = this->shared_from_this()](error_code ec, std::size_t) {
+        self->on_handshake(self->settle(ec));
+      });
     } else {
       on_handshake({});
     }
@@ -199,9 +214,10 @@ class Session : public Connection, public std::enable_shared_from_this<Session<T
 
   void send_continue() {
     continue_ = http::response<http::empty_body>(http::status::continue_, parser_->get().version());
-    lowest().expires_after(options_.write_timeout);
+    arm_after(options_.write_timeout);
     http::async_write(stream_, continue_,
                       [self = this->shared_from_this()](error_code ec, std::size_t) {
+                        ec = self->settle(ec);
                         if (ec) return self->on_read_error(ec, nullptr);
                         self->parse_buffered();
                       });
@@ -227,13 +243,14 @@ class Session : public Connection, public std::enable_shared_from_this<Session<T
     if (options_.request_timeout.count() > 0) {
       deadline = std::min(deadline, request_start_ + options_.request_timeout);
     }
-    lowest().expires_at(deadline);
+    arm(deadline);
     // Only a wait for the next request is cut short by stop(); a request begun is read.
     waiting_for_peer_ = phase_ == Phase::Idle;
     stream_.async_read_some(
         buffer_.prepare(kReadChunk),
         [self = this->shared_from_this(), timeout_reason](error_code ec, std::size_t n) {
           self->waiting_for_peer_ = false;
+          ec = self->settle(ec);
           if (ec) return self->on_read_error(ec, timeout_reason);
           self->buffer_.commit(n);
           self->parse_buffered();
@@ -243,7 +260,7 @@ class Session : public Connection, public std::enable_shared_from_this<Session<T
   // One place for every read failure. timeout_reason names the phase for the service; null for
   // waits where a timeout is the normal end (an idle keep-alive connection).
   void on_read_error(error_code ec, const char* timeout_reason) {
-    // tcp_stream has already closed the socket: a slow or idle client ran out of time.
+    // The deadline has already closed the socket: a slow or idle client ran out of time.
     if (ec == beast::error::timeout) {
       if (timeout_reason != nullptr) service_.request_timed_out(timeout_reason);
       return;
@@ -282,10 +299,12 @@ class Session : public Connection, public std::enable_shared_from_this<Session<T
 
   void write(const HttpResponse& r, unsigned version, bool keep_alive, bool head, bool linger) {
     out_ = response_bytes(r, version, keep_alive, head);  // response_bytes.h: why not Beast's
-    lowest().expires_after(options_.write_timeout);
-    net::async_write(stream_, net::buffer(out_),
-                     [self = this->shared_from_this(), keep_alive, linger](
-                         error_code ec, std::size_t) { self->on_write(ec, keep_alive, linger); });
+    arm_after(options_.write_timeout);
+    net::async_write(
+        stream_, net::buffer(out_),
+        [self = this->shared_from_this(), keep_alive, linger](error_code ec, std::size_t) {
+          self->on_write(self->settle(ec), keep_alive, linger);
+        });
   }
 
   void on_write(error_code ec, bool keep_alive, bool linger) {
@@ -311,20 +330,21 @@ class Session : public Connection, public std::enable_shared_from_this<Session<T
   void linger_close() {
     // Plain TCP can say "no more from us" at once, so a client reading to the end of the stream
     // is not kept waiting; TLS would need its close_notify first, which ends the drain.
-    if constexpr (!Transport::kTls) {
+    if (!tls_) {
       error_code ignored;  // the peer may already be gone; the drain ends the same way
-      lowest().socket().shutdown(tcp::socket::shutdown_send, ignored);
+      stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
     }
     drain();
   }
 
   void drain() {
-    lowest().expires_after(kLingerTimeout);
+    arm_after(kLingerTimeout);
     waiting_for_peer_ = true;
     stream_.async_read_some(buffer_.prepare(kReadChunk),
                             [self = this->shared_from_this()](error_code ec, std::size_t n) {
                               self->waiting_for_peer_ = false;
                               self->buffer_.clear();
+                              ec = self->settle(ec);
                               // EOF, timeout, reset or cancel: the client is done or gone.
                               if (ec) return;
                               if (n >= self->drain_budget_) return self->close_gracefully();
@@ -336,11 +356,12 @@ class Session : public Connection, public std::enable_shared_from_this<Session<T
   // TLS: sends close_notify and closes without waiting for the peer's, as Go does (marking the
   // peer's close_notify as received makes SSL_shutdown complete after sending ours).
   void close_gracefully() {
-    if constexpr (Transport::kTls) {
+    if (tls_) {
       SSL_set_shutdown(stream_.native_handle(), SSL_RECEIVED_SHUTDOWN);
-      lowest().expires_after(kCloseNotifyTimeout);
-      stream_.async_shutdown([self = this->shared_from_this()](error_code) {
+      arm_after(kCloseNotifyTimeout);
+      stream_.async_shutdown([self = this->shared_from_this()](error_code ec, std::size_t) {
         // Whatever happened, the connection ends here; a failed close_notify changes nothing.
+        self->settle(ec);
         self->close_socket();
       });
     } else {
@@ -350,15 +371,18 @@ class Session : public Connection, public std::enable_shared_from_this<Session<T
 
   void close_socket() {
     error_code ignored;  // closing a socket the peer already reset is not worth a log line
-    lowest().socket().shutdown(tcp::socket::shutdown_both, ignored);
-    lowest().socket().close(ignored);
+    stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
+    stream_.socket().close(ignored);
   }
 
   ConnectionHost& host_;
   const HttpService& service_;
   const HttpServerOptions& options_;
-  Transport transport_;
-  decltype(Transport::stream)& stream_ = transport_.stream;
+  net_tls::TlsSocket stream_;
+  net::steady_timer deadline_;  // of the operation in progress (arm)
+  std::uint64_t round_ = 0;     // which arm() the pending deadline belongs to
+  bool timed_out_ = false;
+  const bool tls_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   std::string out_;  // the answer being written
@@ -380,8 +404,7 @@ class Session : public Connection, public std::enable_shared_from_this<Session<T
 
 std::shared_ptr<Connection> make_connection(tcp::socket&& socket, ConnectionHost& host,
                                             const SslContextPtr& tls) {
-  if (tls) return std::make_shared<Session<TlsStream>>(std::move(socket), host, tls);
-  return std::make_shared<Session<PlainStream>>(std::move(socket), host, tls);
+  return std::make_shared<Session>(std::move(socket), host, tls);
 }
 
 }  // namespace vc::server

@@ -5,7 +5,7 @@
 namespace vc::kube::cache {
 
 Backoff::Backoff(BackoffOptions options)
-    : options_(options), current_(options.initial), rng_(std::random_device{}()) {}
+    : options_(options), current_(options.initial), rng_(random::SmallRng::from_entropy()) {}
 
 std::chrono::milliseconds Backoff::next() {
   const auto base = std::min(current_, options_.max);

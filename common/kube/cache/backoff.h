@@ -9,6 +9,8 @@
 #include <chrono>
 #include <random>
 
+#include "common/random/random.h"
+
 namespace vc::kube::cache {
 
 struct BackoffOptions {
@@ -29,7 +31,7 @@ class Backoff {
  private:
   const BackoffOptions options_;
   std::chrono::milliseconds current_;
-  std::mt19937_64 rng_;
+  random::SmallRng rng_;
 };
 
 }  // namespace vc::kube::cache

@@ -60,7 +60,7 @@ Reflector::Reflector(Client& client, const Resource& resource, ReflectorOptions 
       what_(describe_what(resource_, options_)),
       sink_(sink),
       backoff_(options_.backoff),
-      rng_(std::random_device{}()) {}
+      rng_(random::SmallRng::from_entropy()) {}
 
 std::string Reflector::last_resource_version() const {
   std::lock_guard lock(rv_mu_);

@@ -30,6 +30,7 @@
 #include "common/kube/cache/object.h"
 #include "common/kube/cache/written_objects.h"
 #include "common/kube/client.h"
+#include "common/random/random.h"
 
 namespace vc::kube::cache {
 
@@ -89,7 +90,7 @@ class Reflector {
   const std::string what_;  // "pods" or "pods in ns", for logs
   ReflectorSink& sink_;
   Backoff backoff_;
-  std::mt19937_64 rng_;  // watch timeouts
+  random::SmallRng rng_;  // watch timeouts
 
   mutable std::mutex rv_mu_;
   std::string resource_version_;  // the last version seen: list, event or bookmark

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "common/api/owner_ref.h"
+#include "common/random/random.h"
 
 namespace vc::controllers::job {
 
@@ -76,10 +77,9 @@ void add_job_volumes(const Job& job, json& spec, const RandomName& rand12) {
 
 std::string random_name12() {
   static constexpr std::string_view kAlphabet = "0123456789abcdefghijklmnopqrstuvwxyz";
-  thread_local std::mt19937_64 rng{std::random_device{}()};
   std::uniform_int_distribution<std::size_t> pick(0, kAlphabet.size() - 1);
   std::string out(12, '0');
-  for (char& c : out) c = kAlphabet[pick(rng)];
+  for (char& c : out) c = kAlphabet[pick(random::thread_rng())];
   return out;
 }
 

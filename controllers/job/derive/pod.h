@@ -18,7 +18,7 @@ namespace vc::controllers::job {
 // 12 characters from [0-9a-z].
 using RandomName = std::function<std::string()>;
 
-// A RandomName drawing from a std::random_device-seeded generator (one per thread).
+// A RandomName drawing from this thread's generator (common/random/random.h).
 std::string random_name12();
 
 // The pod for replica `index` of `task`: name, namespace, controller ownerReference, template
