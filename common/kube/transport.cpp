@@ -117,9 +117,10 @@ struct Connection {
   // a TLS close_notify) or sent garbage. Either way it must not be reused.
   bool looks_alive() { return socket().is_open() && buffer.size() == 0 && !input_below_beast(); }
 
-  // Received bytes Beast has not seen yet: decrypted in the TLS layer, or readable on the socket.
+  // Received bytes Beast has not seen yet: in the TLS layer (decrypted, or read ahead from the
+  // socket and not yet decrypted), or readable on the socket.
   bool input_below_beast() {
-    if (SSL* ssl = stream.native_handle(); ssl != nullptr && SSL_pending(ssl) > 0) return true;
+    if (SSL* ssl = stream.native_handle(); ssl != nullptr && SSL_has_pending(ssl) == 1) return true;
     pollfd pfd{socket().native_handle(), POLLIN, 0};
     return ::poll(&pfd, 1, 0) != 0;
   }
@@ -188,9 +189,6 @@ struct Transport::Impl {
 
   void setup_tls(const Config& config) {
     SSL_CTX_set_min_proto_version(ctx.native_handle(), TLS1_2_VERSION);
-    // OpenSSL frees a connection's record buffers (about 33 KiB) while it has nothing buffered:
-    // most connections are watches that wait between events, or idle in the pool.
-    SSL_CTX_set_mode(ctx.native_handle(), SSL_MODE_RELEASE_BUFFERS);
     try {
       if (!config.ca_pem.empty()) {
         ctx.add_certificate_authority(asio::buffer(config.ca_pem));

@@ -17,11 +17,11 @@
 
 #include <openssl/ssl.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <utility>
 
-#include <boost/asio/associated_executor.hpp>
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/compose.hpp>
 #include <boost/asio/io_context.hpp>
