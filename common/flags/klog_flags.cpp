@@ -141,7 +141,8 @@ void add_klog_flags(FlagSet& flags, KlogOptions& o) {
             std::make_unique<BoolValue>(&o.legacy_stderr_threshold_behavior, true),
             "klog's old stderrthreshold rule; accepted for compatibility.");
   flags.duration_var("log-flush-frequency", &o.log_flush_frequency,
-                     "Longest time between log flushes (lines are written at once here).");
+                     "Longest time between log flushes (ignored: info lines are written at once, "
+                     "debug lines within 100ms).");
 }
 
 std::vector<std::string> ignored_settings(const KlogOptions& o) {

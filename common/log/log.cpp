@@ -1,6 +1,9 @@
 #include "common/log/log.h"
 
+#include <unistd.h>
+
 #include <atomic>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -8,9 +11,9 @@
 
 #include <spdlog/logger.h>
 #include <spdlog/sinks/ostream_sink.h>
-#include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "common/log/buffered_sink.h"
 #include "common/log/line_format.h"
 
 namespace vc::log {
@@ -30,6 +33,14 @@ State& state() {
   // Leaked on purpose: threads may still log while static destructors run at exit.
   static auto* s = new State();
   return *s;
+}
+
+// The process's sink: stderr, debug lines buffered briefly (buffered_sink.h), the rest written
+// as they come. What is buffered is written at exit.
+spdlog::sink_ptr stderr_sink() {
+  static const bool flush_at_exit = [] { return std::atexit(flush) == 0; }();
+  (void)flush_at_exit;
+  return std::make_shared<BufferedFdSink>(STDERR_FILENO);
 }
 
 spdlog::level::level_enum to_spdlog(Level level) {
@@ -102,7 +113,7 @@ const char* to_string(Level level) {
 void setup(const Options& options) {
   State& s = state();
   std::lock_guard lock(s.mu);
-  install(s, options, std::make_shared<spdlog::sinks::stderr_sink_mt>());
+  install(s, options, stderr_sink());
 }
 
 void setup(const Options& options, std::ostream& out) {
@@ -124,6 +135,16 @@ bool enabled(Level level) {
   return static_cast<int>(level) >= g_min_level.load(std::memory_order_relaxed);
 }
 
+void flush() {
+  std::shared_ptr<spdlog::logger> logger;
+  {
+    State& s = state();
+    std::lock_guard lock(s.mu);
+    logger = s.logger;
+  }
+  if (logger) logger->flush();
+}
+
 void write(Level level, std::string_view msg, std::initializer_list<Field> fields) {
   if (!enabled(level)) return;
   std::shared_ptr<spdlog::logger> logger;
@@ -131,7 +152,7 @@ void write(Level level, std::string_view msg, std::initializer_list<Field> field
   {
     State& s = state();
     std::lock_guard lock(s.mu);
-    if (!s.logger) install(s, Options{}, std::make_shared<spdlog::sinks::stderr_sink_mt>());
+    if (!s.logger) install(s, Options{}, stderr_sink());
     logger = s.logger;
     format = s.format;
   }

@@ -52,6 +52,10 @@ bool v(int n);
 // True when lines at this level are written.
 bool enabled(Level level);
 
+// Writes the lines the process's stderr sink still holds (debug lines wait up to 100 ms; lines at
+// info and above are written at once). Called at exit; tests call it before reading stderr.
+void flush();
+
 // Writes one line. Prefer the macros below, which skip building fields when the level is off.
 void write(Level level, std::string_view msg, std::initializer_list<Field> fields = {});
 
