@@ -76,7 +76,8 @@ BODIES=(
   "$REVIEWS/job-create-validate.json:/jobs/validate:allowed"
   "$REVIEWS/queue-create-validate.json:/queues/validate:allowed"
 )
-# Targets: ours at least 5x Volcano's reviews/s on equal cores, p99 under 2 ms at
+# Targets: ours at least 5x Volcano's reviews/s and at most 1/6 of its CPU per review (both at
+# every concurrency) on equal cores, p99 under 2 ms at
 # concurrency 8, no errors.
 TARGET_RATIO=5
 TARGET_P99_US=2000
@@ -328,11 +329,16 @@ for c in $CONCURRENCIES; do
     fi
   done
   if [[ " $IMPLS " == *" ours "* && " $IMPLS " == *" reference "* ]]; then
-    IFS=$'\t' read -r _ _ o_rps _ < <(row ours "$c")
-    IFS=$'\t' read -r _ _ t_rps _ < <(row reference "$c")
+    IFS=$'\t' read -r _ _ o_rps _ _ _ _ o_cpu _ < <(row ours "$c")
+    IFS=$'\t' read -r _ _ t_rps _ _ _ _ t_cpu _ < <(row reference "$c")
     r=$(ratio "$o_rps" "$t_rps")
     if [ "$r" = n/a ] || awk -v r="$r" -v t="$TARGET_RATIO" 'BEGIN { exit !(r < t) }'; then
       missed+=("reviews/s at concurrency $c: ours $o_rps vs Volcano $t_rps = ${r}x (target >= ${TARGET_RATIO}x)")
+    fi
+    # Four decimals: the target sits between 0.16 and 0.17.
+    r=$(awk -v a="$o_cpu" -v b="$t_cpu" 'BEGIN { if (a == "n/a" || b == "n/a" || b + 0 == 0) print "n/a"; else printf "%.4f", a / b }')
+    if [ "$r" = n/a ] || awk -v r="$r" 'BEGIN { exit !(r * 6 > 1) }'; then
+      missed+=("CPU per review at concurrency $c: ours $o_cpu us vs Volcano $t_cpu us = $r (target <= 1/6)")
     fi
   fi
 done
