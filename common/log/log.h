@@ -53,7 +53,7 @@ bool v(int n);
 bool enabled(Level level);
 
 // Writes the lines the process's stderr sink still holds (debug lines wait up to 100 ms; lines at
-// info and above are written at once). Called at exit; tests call it before reading stderr.
+// info and above are written at once). Registered with atexit when that sink is first made.
 void flush();
 
 // Writes one line. Prefer the macros below, which skip building fields when the level is off.
