@@ -268,7 +268,8 @@ row() {
     | [.impl, .concurrency, .rps, .p50_us, .p99_us, .errors, .cpu_s, .cpu_us_per_review, .rss_mib,
        .client_pct, .others_pct, .wait_pct] | map(. // "n/a") | @tsv' "$out/results.json"
 }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "n/a" || b == "n/a" || b + 0 == 0) print "n/a"; else printf "%.2f", a / b }'; }
+# ratio A B [DECIMALS]: A / B (2 decimals by default), or n/a.
+ratio() { awk -v a="$1" -v b="$2" -v d="${3:-2}" 'BEGIN { if (a == "n/a" || b == "n/a" || b + 0 == 0) print "n/a"; else printf "%.*f", d, a / b }'; }
 
 report=$out/table.md
 {
@@ -336,7 +337,7 @@ for c in $CONCURRENCIES; do
       missed+=("reviews/s at concurrency $c: ours $o_rps vs Volcano $t_rps = ${r}x (target >= ${TARGET_RATIO}x)")
     fi
     # Four decimals: the target sits between 0.16 and 0.17.
-    r=$(awk -v a="$o_cpu" -v b="$t_cpu" 'BEGIN { if (a == "n/a" || b == "n/a" || b + 0 == 0) print "n/a"; else printf "%.4f", a / b }')
+    r=$(ratio "$o_cpu" "$t_cpu" 4)
     if [ "$r" = n/a ] || awk -v r="$r" 'BEGIN { exit !(r * 6 > 1) }'; then
       missed+=("CPU per review at concurrency $c: ours $o_cpu us vs Volcano $t_cpu us = $r (target <= 1/6)")
     fi

@@ -3,8 +3,8 @@
 // and above at once and holding Debug and Trace lines for a moment, so that a busy process at -v
 // 2 or more writes its chatter in a few large writes instead of a syscall per line.
 //
-// Why: at -v=3 the webhook logs every review it answers, and that line's write(2) was about a
-// tenth of the syscalls per review (bench-webhook, strace -c). klog, Volcano's logger, writes
+// Why: at -v=3 the webhook logs every review it answers, and that line's write(2) was one of
+// about six syscalls per review (bench-webhook, strace -c). klog, Volcano's logger, writes
 // each line to stderr as it comes; glog buffers for up to 30 s. Here:
 // - a line at Info or above is written with everything buffered before it, in order, before the
 //   call returns (what an operator acts on is never late, and never behind older lines);
