@@ -378,7 +378,6 @@ metric() {
   [ "$1" = ceiling ] || path=".impls.\"$1\""
   jq -r "$path | if .error then \"n/a\" else (.$2 // \"n/a\") end" "$results"
 }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "n/a" || b == "n/a" || b + 0 == 0) print "n/a"; else printf "%.2f", a / b }'; }
 # result_cell PATH: "ok", or "FAILED: " and the start of the error of the result at PATH.
 result_cell() { jq -r "$1 | if .error then \"FAILED: \" + (.error | .[:120]) else \"ok\" end" "$results"; }
 # table_row LABEL PATH FIGURE...: "| LABEL | figure... | result |" for the result at PATH.

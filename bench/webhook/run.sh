@@ -268,8 +268,6 @@ row() {
     | [.impl, .concurrency, .rps, .p50_us, .p99_us, .errors, .cpu_s, .cpu_us_per_review, .rss_mib,
        .client_pct, .others_pct, .wait_pct] | map(. // "n/a") | @tsv' "$out/results.json"
 }
-# ratio A B [DECIMALS]: A / B (2 decimals by default), or n/a.
-ratio() { awk -v a="$1" -v b="$2" -v d="${3:-2}" 'BEGIN { if (a == "n/a" || b == "n/a" || b + 0 == 0) print "n/a"; else printf "%.*f", d, a / b }'; }
 
 report=$out/table.md
 {
