@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/go/strconv.h"
 #include "common/kube/resource.h"
 #include "common/volcano/job_decode.h"
 
@@ -32,7 +33,7 @@ class Run {
     if (changed_) {
       if (std::string error = write_status(); !error.empty()) return {std::move(error), {}};
     }
-    return {"", requeue_};
+    return {"", requeue_, changed_};
   }
 
  private:
@@ -98,11 +99,40 @@ class Run {
     }
     const bool known = std::any_of(status.active.begin(), status.active.end(),
                                    [&](const auto& r) { return r.uid == c.uid; });
-    if (!known) {
-      record("Warning", "OrphanedJob",
-             "Detected orphaned job forgotten or not managed by controller: " + c.name +
-                 " (UID: " + c.uid + ")");
+    if (known) return "";
+    // The cache may still show a Job this controller has just deleted (Replace, history): only a
+    // Job that is still there, under that UID and not being deleted, is an orphan.
+    auto job = client_.get(resources::jobs, cj_.namespace_, c.name);
+    if (!job && job.error().kind == kube::ErrorKind::NotFound) return "";
+    if (!job)
+      return "re-reading job " + cj_.namespace_ + "/" + c.name + ": " + job.error().describe();
+    const json& meta = (*job)["metadata"];
+    if (meta.value("uid", "") != c.uid || meta.contains("deletionTimestamp")) return "";
+    record("Warning", "OrphanedJob",
+           "Detected orphaned job forgotten or not managed by controller: " + c.name +
+               " (UID: " + c.uid + ")");
+    return "";
+  }
+
+  std::string perform(const VerifyActive& v) {
+    const auto& ref = v.ref;
+    auto job = client_.get(resources::jobs, ref.namespace_, ref.name);
+    if (!job && job.error().kind != kube::ErrorKind::NotFound) {
+      return "verifying active job " + ref.namespace_ + "/" + ref.name + ": " +
+             job.error().describe();
     }
+    if (job) {
+      const std::string uid = (*job)["metadata"].value("uid", "");
+      if (uid == ref.uid) return "";  // there: the cache has not caught up with it yet
+      record("Warning", "StaleReference",
+             "Active job reference " + go::quote(ref.name) +
+                 " points to a different UID (expected: " + ref.uid + ", actual: " + uid + ")");
+    } else {
+      record("Warning", "StaleReference",
+             "Active job " + go::quote(ref.name) + " no longer exists (UID: " + ref.uid + ")");
+    }
+    forget_active(ref.uid);
+    changed_ = true;
     return "";
   }
 
@@ -111,6 +141,13 @@ class Run {
   std::string perform(const ReplaceActive& replace) {
     for (const auto& ref : replace.jobs) {
       auto job = client_.get(resources::jobs, ref.namespace_, ref.name);
+      // Already gone: a Replace whose Job create failed deleted it, and its status write, which
+      // would have dropped it from status.active, never happened. Nothing left to replace.
+      if (!job && job.error().kind == kube::ErrorKind::NotFound) {
+        forget_active(ref.uid);
+        changed_ = true;
+        continue;
+      }
       if (!job) {
         record("Warning", "FailedGet", "Get job: " + job.error().message);
         return "reading active job " + ref.namespace_ + "/" + ref.name + ": " +

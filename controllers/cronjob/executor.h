@@ -1,8 +1,9 @@
 #pragma once
 // The CronJob controller's executor: performs a Plan's steps in order against the API server
-// (history deletes, orphan re-reads, Replace deletes, the Job create), records the events Volcano
-// records, and writes status once at the end if anything in it changed. A failing step stops the
-// sync without writing status, as Volcano's does; the caller retries with backoff.
+// (history deletes, orphan and active-reference re-reads, Replace deletes, the Job create),
+// records the events Volcano records, and writes status once at the end if anything in it
+// changed. A failing step stops the sync without writing status, as Volcano's does; the caller
+// retries with backoff.
 //
 // The status write is an update of the status subresource carrying the cached resourceVersion:
 // a concurrent change conflicts and is retried from a fresh cache (Volcano swallows that error
@@ -24,6 +25,7 @@ namespace vc::controllers::cronjob {
 struct Outcome {
   std::string error;  // "" on success
   std::optional<std::chrono::milliseconds> requeue_after;
+  bool status_written = false;  // the CronJob's status was updated (a new resourceVersion)
 };
 
 Outcome execute(const Plan& plan, const CronJobView& cron_job, kube::Client& client,

@@ -94,8 +94,11 @@ void process_finished(const Snapshot& s, Plan& plan) {
   delete_beyond(std::move(failed), spec.failed_jobs_history_limit, plan);
 }
 
-// Running Jobs the active list does not know are checked against a fresh read; active
-// references to Jobs that are gone or replaced are dropped.
+// Running Jobs the active list does not know are checked against a fresh read. Active references
+// to Jobs the cache lacks, or holds under another UID, are verified against the API server before
+// they are dropped: a Job we created a moment ago may not be in the cache yet. Until verified they
+// count as active (the concurrency policy and "already made" below see them), which is what they
+// almost always are.
 void process_active(const Snapshot& s, Plan& plan) {
   std::set<std::string> owned_uids;
   for (const OwnedJob& job : s.owned) {
@@ -104,24 +107,11 @@ void process_active(const Snapshot& s, Plan& plan) {
       plan.steps.push_back(CheckOrphan{job.name, job.uid});
     }
   }
-  const auto refs = plan.status.active;
-  for (const auto& ref : refs) {
+  for (const auto& ref : plan.status.active) {
     if (owned_uids.contains(ref.uid)) continue;
     const auto it = s.active_name_uids.find(ref.name);
-    if (it == s.active_name_uids.end()) {
-      plan.steps.push_back(
-          Event{"Warning", "StaleReference",
-                "Active job " + go::quote(ref.name) + " no longer exists (UID: " + ref.uid + ")"});
-    } else if (it->second != ref.uid) {
-      plan.steps.push_back(Event{"Warning", "StaleReference",
-                                 "Active job reference " + go::quote(ref.name) +
-                                     " points to a different UID (expected: " + ref.uid +
-                                     ", actual: " + it->second + ")"});
-    } else {
-      continue;  // someone else's Job under the name: left alone
-    }
-    remove_from_active(plan.status, ref.uid);
-    plan.status_changed = true;
+    if (it != s.active_name_uids.end() && it->second == ref.uid) continue;  // someone else's Job
+    plan.steps.push_back(VerifyActive{ref});
   }
 }
 

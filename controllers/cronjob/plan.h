@@ -39,7 +39,8 @@ struct Snapshot {
   const std::string* job_template_spec = nullptr;
   std::vector<OwnedJob> owned{};
   // For each status.active name that no owned Job carries: the UID of the Job the cache holds
-  // under that name, absent when there is none.
+  // under that name, absent when there is none. Absence is not proof: the cache may not have seen
+  // a Job we have just created, so such references are verified against the API server.
   std::map<std::string, std::string> active_name_uids{};
   api::TimePoint now;
   // The process's zone: a schedule without a zone runs in it (robfig's time.Local).
@@ -58,10 +59,19 @@ struct DeleteForHistory {  // SuccessfulDelete or FailedDelete; a failure does n
   std::string name;
   friend bool operator==(const DeleteForHistory&, const DeleteForHistory&) = default;
 };
-struct CheckOrphan {  // re-read the CronJob: OrphanedJob unless its active list has the Job
+// Re-read the CronJob: OrphanedJob unless its active list has the Job, or the Job is gone or
+// going (re-read too: the cache may still hold a Job we have just deleted).
+struct CheckOrphan {
   std::string name;
   std::string uid;
   friend bool operator==(const CheckOrphan&, const CheckOrphan&) = default;
+};
+// Re-read an active reference's Job that the cache lacks (or holds under another UID): gone or
+// replaced, StaleReference and it leaves status.active; the same UID, the cache lags and the
+// reference stays.
+struct VerifyActive {
+  volcano::ObjectReference ref;
+  friend bool operator==(const VerifyActive&, const VerifyActive&) = default;
 };
 struct Fail {  // stop: retried with backoff, status not written (as Volcano does)
   std::string error;
@@ -77,7 +87,8 @@ struct CreateJob {
   std::chrono::milliseconds requeue_after{0};  // when the Job was made (or already is ours)
   friend bool operator==(const CreateJob&, const CreateJob&) = default;
 };
-using Step = std::variant<Event, DeleteForHistory, CheckOrphan, Fail, ReplaceActive, CreateJob>;
+using Step = std::variant<Event, DeleteForHistory, CheckOrphan, VerifyActive, Fail, ReplaceActive,
+                          CreateJob>;
 
 struct Plan {
   std::vector<Step> steps;

@@ -146,22 +146,35 @@ TEST(PlanSync, RunningJobsMissingFromActiveAreCheckedAsOrphans) {
   EXPECT_EQ(steps_of<CheckOrphan>(p), (std::vector<CheckOrphan>{{"x", "ux"}}));
 }
 
-TEST(PlanSync, StaleActiveReferencesAreDropped) {
+TEST(PlanSync, ActiveReferencesTheCacheLacksAreVerifiedNotDropped) {
   Fixture f{cron_job(json::object(),
                      {{"active", json::array({active_ref("gone", "u1"), active_ref("swapped", "u2"),
                                               active_ref("other", "u3")})},
                       {"lastScheduleTime", "2024-01-15T10:01:00Z"}})};
-  Snapshot s = f.snapshot(at(1, 30));
+  Snapshot s = f.snapshot(at(2, 1));
   s.active_name_uids = {{"swapped", "u9"}, {"other", "u3"}};
   const Plan p = plan_sync(s);
+  EXPECT_EQ(p.status.active.size(), 3u);  // the executor drops those the API server lacks
+  EXPECT_FALSE(p.status_changed);
+  EXPECT_TRUE(steps_of<Event>(p).empty());
+  ASSERT_EQ(p.steps.size(), 3u);  // verified first, then the due run of this Allow CronJob
+  EXPECT_EQ(std::get<VerifyActive>(p.steps[0]).ref.name, "gone");
+  EXPECT_EQ(std::get<VerifyActive>(p.steps[1]).ref.name, "swapped");
+  EXPECT_EQ(std::get<CreateJob>(p.steps[2]).scheduled, at(2));
+}
+
+// The case users met: a Replace sync created the run's Job and recorded it in status.active; the
+// next sync, a few milliseconds later, finds the CronJob updated but the Job cache without the Job.
+TEST(PlanSync, AJobJustCreatedAndNotYetInTheCacheStaysActive) {
+  const Fixture f{cron_job({{"concurrencyPolicy", "Replace"}},
+                           {{"active", json::array({active_ref("nightly-28421882", "u2")})},
+                            {"lastScheduleTime", "2024-01-15T10:02:00Z"}})};
+  const Plan p = plan_sync(f.snapshot(at(2, 0) + milliseconds(7)));
+  EXPECT_EQ(steps_of<VerifyActive>(p), (std::vector<VerifyActive>{{f.cj.status.active.at(0)}}));
   ASSERT_EQ(p.status.active.size(), 1u);
-  EXPECT_EQ(p.status.active[0].name, "other");
-  EXPECT_EQ(steps_of<Event>(p),
-            (std::vector<Event>{
-                {"Warning", "StaleReference", "Active job \"gone\" no longer exists (UID: u1)"},
-                {"Warning", "StaleReference",
-                 "Active job reference \"swapped\" points to a different UID (expected: u2, "
-                 "actual: u9)"}}));
+  EXPECT_EQ(p.status.active[0].uid, "u2");
+  EXPECT_TRUE(steps_of<Event>(p).empty());  // no StaleReference, no ReplaceConcurrent
+  EXPECT_TRUE(steps_of<ReplaceActive>(p).empty());
 }
 
 TEST(PlanSync, SuspendedStopsAfterTheCleanup) {
