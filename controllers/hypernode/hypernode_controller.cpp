@@ -75,6 +75,14 @@ class LabelTrigger {
   void hyper_node_deleted() {
     if (types() != nullptr) queue_->add(kLabelRoundKey);
   }
+  // A HyperNode added (before null) or updated: a round when label_round_needed says so.
+  void hyper_node_changed(const cache::ObjectPtr& before, const cache::ObjectPtr& after) {
+    if (types() == nullptr) return;
+    const auto now = as_hyper_node(after);
+    if (now != nullptr && label_round_needed(as_hyper_node(before).get(), *now)) {
+      queue_->add(kLabelRoundKey);
+    }
+  }
 
   Queue& queue() { return *queue_; }
 
@@ -152,10 +160,14 @@ class HyperNodeController final : public Controller {
 
     // The handlers hold what they use, not the controller: the shared informers may outlive us.
     cache::EventHandler on_hyper_node;
-    on_hyper_node.on_add = [q = status_queue_](const cache::ObjectPtr& obj) { q->add(obj->name); };
-    on_hyper_node.on_update = [q = status_queue_](const cache::ObjectPtr&,
-                                                  const cache::ObjectPtr& obj) {
+    on_hyper_node.on_add = [q = status_queue_, t = trigger_](const cache::ObjectPtr& obj) {
       q->add(obj->name);
+      t->hyper_node_changed(nullptr, obj);
+    };
+    on_hyper_node.on_update = [q = status_queue_, t = trigger_](const cache::ObjectPtr& before,
+                                                                const cache::ObjectPtr& obj) {
+      q->add(obj->name);
+      t->hyper_node_changed(before, obj);
     };
     on_hyper_node.on_delete = [t = trigger_](const cache::ObjectPtr&) { t->hyper_node_deleted(); };
     hyper_node_handler_ = hyper_nodes_->add_event_handler(std::move(on_hyper_node));

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "controllers/hypernode/desired.h"
+
 namespace vc::controllers::hypernode {
 
 ConfigMapRef config_map_ref(const char* release_name, const char* pod_namespace) {
@@ -55,6 +57,12 @@ std::map<std::string, std::string> tier_label_values(const std::vector<TopologyT
     }
   }
   return out;
+}
+
+bool label_round_needed(const volcano::HyperNode* before, const volcano::HyperNode& after) {
+  const std::string* owner = after.label(kSourceLabel);
+  if (owner == nullptr || *owner != source::kLabel) return false;
+  return before == nullptr || before->spec != after.spec || before->labels != after.labels;
 }
 
 }  // namespace vc::controllers::hypernode

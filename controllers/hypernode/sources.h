@@ -2,7 +2,7 @@
 // The decisions of the hyperNode-controller's shell that need no I/O
 // (spec controller-manager.md §5.5.1, §5.5.3): where its ConfigMap is, what the ConfigMap says,
 // which discovery sources to stop and start when it changes, and which node changes start a label
-// discovery round.
+// discovery round, and which HyperNode changes do.
 //
 // Threads: pure functions.
 
@@ -12,6 +12,7 @@
 
 #include "common/api/expected.h"
 #include "common/kube/cache/object.h"
+#include "common/volcano/hyper_node.h"
 #include "controllers/hypernode/discovery_config.h"
 
 namespace vc::controllers::hypernode {
@@ -45,5 +46,14 @@ SourceChanges source_changes(const std::vector<std::string>& running,
 // delete) or when it changed (update).
 std::map<std::string, std::string> tier_label_values(const std::vector<TopologyType>& types,
                                                      const kube::cache::Object& node);
+
+// Whether a HyperNode added (before null) or updated starts a label round: it is the label
+// source's and was added or its spec or labels changed (status, nodeCount's, does not). Volcano
+// does not start one; we do because a round plans from the cache, which can lack what the last
+// round created or hold the copy from before its patch: a round then leaves a HyperNode it no
+// longer wants, or one patched away from what it wants again, with nothing left to trigger the
+// round that would fix it. The round after this event sees our write; one with nothing to do
+// writes nothing.
+bool label_round_needed(const volcano::HyperNode* before, const volcano::HyperNode& after);
 
 }  // namespace vc::controllers::hypernode

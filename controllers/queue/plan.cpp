@@ -56,18 +56,12 @@ void plan_sync(const Snapshot& s, Target target, std::vector<Step>& steps) {
 void plan_open(const Snapshot& s, std::vector<Step>& steps) {
   const QueueInfo& q = s.queue;
   if (q.state == "Open") return;  // the table sends Open queues to SYNC; kept for safety
-  if (!q.parent.empty() && q.parent != kRootQueue) {
-    if (!s.parent) {
-      steps.push_back(step::Fail{parent_missing_message(q.name, q.parent)});
-      return;
-    }
-    if (is_closed_or_closing(s.parent->state)) {
-      steps.push_back(step::Fail{parent_closed_message(q.name, q.parent)});
-      return;
-    }
-  }
-  // The parent as the API server has it now: the cache can still show it Open just after it
-  // was closed, and a child reopened then would stay open under a closed parent.
+  // The parent as the API server has it now, whatever the cache shows (Volcano reads its lister).
+  // Just after a write the cache can show the parent Open when it was closed (a child reopened
+  // then would stay open under a closed parent), or still Closed or Closing after our own OPEN of
+  // it (this OPEN, which that OPEN asked for, would fail and retry with backoff, and end in a
+  // Warning if the lag outlasted the retries), or not yet show a parent just created. A parent
+  // that really is missing, Closed or Closing fails the OPEN with Volcano's error all the same.
   if (!q.parent.empty() && q.parent != kRootQueue) {
     steps.push_back(step::RequireParentOpen{q.parent});
   }

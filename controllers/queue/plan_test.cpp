@@ -60,6 +60,14 @@ TEST(QueuePlanSync, ClosingQueueClosesOnlyWhenNoPodGroupOfAnyPhaseIsLeft) {
               ElementsAre(kZero, "ApplyState Closing->Closed"));
 }
 
+TEST(QueuePlanSync, SyncOnAClosingQueueWithNoPodGroupsClosesIt) {
+  // The SYNC the queue's own state change enqueues (queue_controller.cpp, queue_handler): after
+  // our CLOSE wrote Closing and the last PodGroup went, it finishes the close with no further
+  // event.
+  EXPECT_THAT(steps(kSync, snap(queue("q", "Closing"), queue("root", "Open", ""), {})),
+              ElementsAre(kZero, "ApplyState Closing->Closed"));
+}
+
 TEST(QueuePlanSync, MissingParentFailsAfterTheStateIsWritten) {
   auto s = steps(kSync, snap(queue("q", "", "p"), std::nullopt));
   ASSERT_EQ(s.size(), 3u);
@@ -140,15 +148,30 @@ TEST(QueuePlanOpen, AlreadyUnmarkedQueueIsNotAnnotatedAgain) {
               ElementsAre("ApplyState Unknown->Open"));
 }
 
-TEST(QueuePlanOpen, ClosedOrMissingParentBlocksTheOpen) {
-  EXPECT_THAT(steps(kOpen, snap(queue("q", "Closing", "p"), queue("p", "Closed"))),
-              ElementsAre("Fail Failed to open queue q because its parent queue p is closing or "
-                          "closed. Open the parent queue first."));
-  EXPECT_THAT(steps(kOpen, snap(queue("q", "Closed", "p"), std::nullopt)),
-              ElementsAre("Fail Failed to get parent queue p of queue q: "
-                          "queues.scheduling.volcano.sh \"p\" not found"));
-  // Parent empty or root: no check.
+TEST(QueuePlanOpen, ParentCachedClosedOrClosingIsCheckedAgainstTheApiServerNotFailed) {
+  // Our own OPEN of p wrote Open and asked for q's OPEN; the cache can still show p Closed or
+  // Closing. The executor's live read fails the OPEN with Volcano's error only if p really is
+  // (executor_test.cpp, RequireParentOpenReadsTheParentFromTheApiServer).
+  for (const char* cached : {"Closed", "Closing"}) {
+    EXPECT_THAT(steps(kOpen, snap(queue("q", "Closed", "p", "true"), queue("p", cached))),
+                ElementsAre("RequireParentOpen p", "ApplyState Closed->Open",
+                            "Annotate q closed-by-parent=false"))
+        << cached;
+  }
+}
+
+TEST(QueuePlanOpen, ParentMissingFromTheCacheIsCheckedAgainstTheApiServerNotFailed) {
+  // NotFound from the live read fails with the lister's text
+  // (executor_test.cpp, RequireParentOpenOnAMissingParentFailsWithTheListerText).
+  EXPECT_THAT(steps(kOpen, snap(queue("q", "Closing", "p"), std::nullopt)),
+              ElementsAre("RequireParentOpen p", "ApplyState Closing->Open",
+                          "Annotate q closed-by-parent=false"));
+}
+
+TEST(QueuePlanOpen, EmptyOrRootParentIsNotChecked) {
   EXPECT_THAT(steps(kOpen, snap(queue("q", "Closed", ""), std::nullopt)),
+              ElementsAre("ApplyState Closed->Open", "Annotate q closed-by-parent=false"));
+  EXPECT_THAT(steps(kOpen, snap(queue("q", "Closed", "root"), std::nullopt)),
               ElementsAre("ApplyState Closed->Open", "Annotate q closed-by-parent=false"));
 }
 

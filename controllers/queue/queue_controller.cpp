@@ -58,6 +58,11 @@ std::string queue_parent(const kube::cache::Object& obj) {
   return q ? q->spec.parent : std::string();
 }
 
+std::string queue_state(const kube::cache::Object& obj) {
+  const volcano::Queue* q = views::as_queue(obj);
+  return q ? q->status.state : std::string();
+}
+
 class QueueController final : public Controller {
  public:
   std::string name() const override { return kName; }
@@ -140,11 +145,21 @@ class QueueController final : public Controller {
   EventHandler queue_handler() {
     return {
         .on_add = [this](const ObjectPtr& obj) { enqueue(obj->name); },
-        // Only a parent change matters (spec controller-manager.md §2.2); status writes, ours
-        // included, do not.
+        // Volcano syncs on a parent change only (spec controller-manager.md §2.2). We also sync
+        // when status.state changed, our own writes included: a SYNC planned while the cache
+        // still showed the state before our CLOSE (parked, or on another worker) writes nothing,
+        // and with its last PodGroup gone no other event would move the queue from Closing to
+        // Closed. A sync writes only what it finds out of date (what Volcano's next sync of the
+        // queue would write), so the extra one only makes the queue converge sooner; that
+        // includes a state edited by someone else, which Volcano leaves until the next PodGroup
+        // event or Command (spec controller-manager.md §6.3.3). Other status writes (the
+        // scheduler's) do not sync.
         .on_update =
             [this](const ObjectPtr& old_obj, const ObjectPtr& new_obj) {
-              if (queue_parent(*old_obj) != queue_parent(*new_obj)) enqueue(new_obj->name);
+              if (queue_parent(*old_obj) != queue_parent(*new_obj) ||
+                  queue_state(*old_obj) != queue_state(*new_obj)) {
+                enqueue(new_obj->name);
+              }
             },
         .on_delete = [](const ObjectPtr& obj) { QueueMetrics::instance().remove(obj->name); },
     };

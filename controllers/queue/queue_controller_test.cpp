@@ -229,6 +229,30 @@ TEST_F(QueueControllerTest, ABurstOfPodGroupChangesIsOneSync) {
   EXPECT_EQ(queue_syncs_so_far() - before, 1) << "the burst was not merged into one sync";
 }
 
+TEST_F(QueueControllerTest, AStateOnlyChangeSyncsTheQueueSoAnEmptyClosingQueueCloses) {
+  // Our CLOSE wrote Closing while a SYNC planned from the older Open copy wrote nothing, and the
+  // last PodGroup is gone: the state change itself must sync the queue, no other event will.
+  queues_.add_list_version({queue_obj("root", "Open", "", 1), queue_obj("q", "Open", "root", 2)},
+                           10);
+  podgroups_.add_list_version({}, 10);
+  commands_.add_list_version({}, 10);
+  const double offset = queue_items_outstanding(0);
+  start();
+  // The start-up syncs of root and q are done and wrote nothing.
+  ASSERT_TRUE(eventually([&] { return queue_items_outstanding(offset) == 0; }))
+      << queue_items_outstanding(offset) << " items outstanding";
+  ASSERT_EQ(dump_writes(), "");
+
+  auto watch = queues_.next_watch();
+  ASSERT_TRUE(watch);
+  watch->write_event("MODIFIED", queue_obj("q", "Closing", "root", 3));
+  const std::string closed = std::string("PATCH ") + kQ +
+                             "/status {\"apiVersion\":\"scheduling.volcano.sh/v1beta1\",\"kind\":"
+                             "\"Queue\",\"metadata\":{\"name\":\"q\",\"resourceVersion\":\"3\"},"
+                             "\"status\":{\"state\":\"Closed\"}}";
+  EXPECT_TRUE(eventually([&] { return wrote(closed); })) << dump_writes();
+}
+
 TEST_F(QueueControllerTest, CloseCommandIsDeletedThenTheQueueGoesClosingWithAnEvent) {
   queues_.add_list_version({queue_obj("root", "Open", "", 1), queue_obj("q", "Open", "root", 2)},
                            10);
