@@ -61,6 +61,19 @@ TEST_F(CleanerTest, FreshCopyThatRestartedIsLeftAlone) {
   EXPECT_TRUE(deletes().empty()) << server_.describe_requests();
 }
 
+// Our Foreground delete was accepted, but the cache still holds the job as it was and judges it
+// expired again: the live copy shows the deletionTimestamp, so the job is kept, not deleted twice.
+TEST_F(CleanerTest, AJobWeAlreadyDeletedThatTheCacheStillHoldsIsNotDeletedAgain) {
+  ASSERT_EQ(clean_up(client_, "ns", "done", kNow).kind, Kind::Deleted);
+  json being_deleted = job("ns", "done", "Completed", 5, kNow - 60s, "uid-done");
+  being_deleted["metadata"]["deletionTimestamp"] = api::format_rfc3339(kNow - 1s);
+  jobs_.set_fresh("done", being_deleted);
+
+  EXPECT_EQ(clean_up(client_, "ns", "done", kNow).kind, Kind::Gone);
+  EXPECT_EQ(requests_to(server_, "GET", job_path("ns", "done")).size(), 2u);
+  EXPECT_EQ(deletes().size(), 1u) << server_.describe_requests();
+}
+
 TEST_F(CleanerTest, JobAlreadyGoneIsDoneWithoutDelete) {
   EXPECT_EQ(clean_up(client_, "ns", "missing", kNow).kind, Kind::Gone);
   EXPECT_TRUE(requests_to(server_, "DELETE", job_path("ns", "missing")).empty());

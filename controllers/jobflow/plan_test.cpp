@@ -90,6 +90,38 @@ TEST(JobFlowPlan, TheBranchRunsOnceItsTargetCompleted) {
   EXPECT_EQ(created(p), (std::vector<std::string>{"pipe-b", "pipe-c"}));
 }
 
+// The Jobs cache lags our create of the root's Job: the branches that depend on it only wait
+// (the root's create is planned again, under the same name, and meets AlreadyExists); nothing is
+// reported failed or missing.
+TEST(JobFlowPlan, ATargetTheCacheLacksOnlyHoldsItsDependents) {
+  const Plan p = plan_sync(Fixture(flow("Running"), {}).snapshot());
+  EXPECT_TRUE(p.act);
+  EXPECT_EQ(p.error, "");
+  EXPECT_EQ(created(p), std::vector<std::string>{"pipe-a"});
+  EXPECT_TRUE(p.deletes.empty());
+  EXPECT_EQ(p.status.phase, "Running");
+  EXPECT_FALSE(p.became_failed);
+}
+
+// A status written from a newer cache recorded pipe-a in jobStatusList; a sync on a Jobs cache
+// that lacks pipe-a keeps that entry as it was (entries are never removed).
+TEST(JobFlowPlan, AJobTheCacheLacksKeepsItsJobStatusListEntry) {
+  Fixture f(flow("Running"), {job("pipe-b", "Running")});
+  const volcano::FlowJobStatus recorded{
+      .name = "pipe-a",
+      .state = "Completed",
+      .start_timestamp = kNow - seconds(60),
+      .end_timestamp = kNow - seconds(10),
+      .restart_count = 0,
+      .running_histories = {
+          {.start_timestamp = kNow - seconds(60), .end_timestamp = {}, .state = "Completed"}}};
+  f.jf.status.job_status_list = {recorded};
+  const Plan p = plan_sync(f.snapshot());
+  ASSERT_EQ(p.status.job_status_list.size(), 2u);
+  EXPECT_EQ(p.status.job_status_list[0], recorded);
+  EXPECT_EQ(p.status.job_status_list[1].name, "pipe-b");
+}
+
 TEST(JobFlowPlan, AMissingTemplateStopsAfterTheJobsBeforeIt) {
   Fixture f(flow("Running"), {job("pipe-a", "Completed")});
   f.templates.erase("c");

@@ -43,6 +43,20 @@ TEST(JobTemplatePlan, NoJobsOrAnUnchangedListWritesNothing) {
             (std::vector<std::string>{"flow-a"}));
 }
 
+// The template's cache holds the list as it was before our last status write (or older): a
+// stored list can only stop a write when it is already the whole list, so a Job made since is
+// always written.
+TEST(JobTemplatePlan, AStaleStoredListCannotHideANewJob) {
+  const auto a = job("flow-a", "ml.train");
+  const auto b = job("flow-b", "ml.train");
+  EXPECT_EQ(plan_depends_on("ml", "train", {"flow-a"}, {&a, &b}),
+            (std::vector<std::string>{"flow-a", "flow-b"}));
+  EXPECT_EQ(plan_depends_on("ml", "train", {}, {&b, &a}),
+            (std::vector<std::string>{"flow-a", "flow-b"}));
+  EXPECT_EQ(plan_depends_on("ml", "train", {"flow-b"}, {&a, &b}),
+            (std::vector<std::string>{"flow-a", "flow-b"}));
+}
+
 TEST(JobTemplatePlan, TheCachesOrderDoesNotCauseAWrite) {
   const auto a = job("flow-a", "ml.train");
   const auto b = job("flow-b", "ml.train");

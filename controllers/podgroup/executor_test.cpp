@@ -19,8 +19,9 @@ using vc::testing::Response;
 
 constexpr const char* kPodGroups = "/apis/scheduling.volcano.sh/v1beta1/namespaces/ns/podgroups";
 
-// A tiny API server: PodGroups stored by name (create answers AlreadyExists for a taken name),
-// pod patches recorded, one ReplicaSet with annotations.
+// A tiny API server: PodGroups stored by name (create answers AlreadyExists for a taken name; an
+// update must carry the stored resourceVersion, else Conflict, and bumps it), pod patches
+// recorded, one ReplicaSet with annotations.
 class FakeCluster {
  public:
   FakeCluster() {
@@ -44,8 +45,16 @@ class FakeCluster {
       if (it == podgroups_.end()) return Response::error(404, "NotFound", "not found");
       if (r.method == "GET") return Response::json(200, it->second);
       if (r.method == "PUT") {
+        json pg = r.json();
+        const json stored_version = it->second["metadata"]["resourceVersion"];
+        update_versions_.push_back(pg["metadata"].value("resourceVersion", ""));
+        if (pg["metadata"].value("resourceVersion", "") != stored_version) {
+          return Response::error(409, "Conflict", "the object has been modified");
+        }
         ++updates_;
-        it->second = r.json();
+        pg["metadata"]["resourceVersion"] =
+            std::to_string(std::stoi(stored_version.get<std::string>()) + 1);
+        it->second = pg;
         return Response::json(200, it->second);
       }
       if (r.method == "DELETE") {
@@ -89,6 +98,16 @@ class FakeCluster {
     std::lock_guard lock(mu_);
     return updates_;
   }
+  // The resourceVersion each update carried, in order.
+  std::vector<std::string> update_versions() {
+    std::lock_guard lock(mu_);
+    return update_versions_;
+  }
+  // A PodGroup the server holds (made by an earlier write the caches may not show yet).
+  void seed(const json& pg) {
+    std::lock_guard lock(mu_);
+    podgroups_[pg["metadata"]["name"].get<std::string>()] = pg;
+  }
   void fail_creates(Response r) {
     std::lock_guard lock(mu_);
     create_error_ = std::move(r);
@@ -99,12 +118,14 @@ class FakeCluster {
   std::mutex mu_;
   std::map<std::string, json> podgroups_;
   std::vector<Patch> patches_;
+  std::vector<std::string> update_versions_;
   std::optional<Response> create_error_;
   int creates_ = 0;
   int updates_ = 0;
 };
 
-std::shared_ptr<views::PodView> rs_pod(const std::string& name, const std::string& uid) {
+std::shared_ptr<views::PodView> rs_pod(const std::string& name, const std::string& uid,
+                                       const std::string& cpu = "1") {
   return views::make_pod_view(
       {{"metadata",
         {{"name", name},
@@ -118,7 +139,7 @@ std::shared_ptr<views::PodView> rs_pod(const std::string& name, const std::strin
             {"controller", true}}}}}},
        {"spec",
         {{"schedulerName", "volcano"},
-         {"containers", {{{"name", "c"}, {"resources", {{"requests", {{"cpu", "1"}}}}}}}}}}});
+         {"containers", {{{"name", "c"}, {"resources", {{"requests", {{"cpu", cpu}}}}}}}}}}});
 }
 
 class ExecutorTest : public ::testing::Test {
@@ -227,6 +248,92 @@ TEST_F(ExecutorTest, CreateOrUpdateRewritesADifferingPodGroupOnce) {
 
 TEST_F(ExecutorTest, DeleteOfAMissingPodGroupSucceeds) {
   EXPECT_TRUE(executor_.delete_podgroup("ns", "podgroup-none").ok());
+}
+
+// The PodGroup cache lags the create made for a sibling pod of the same owner: the second pod's
+// create fails AlreadyExists, which is success; the sibling's PodGroup is kept as made and the
+// second pod joins it.
+TEST_F(ExecutorTest, CreateOfAPodGroupTheCacheLacksForASiblingToleratesAlreadyExists) {
+  auto first = rs_pod("web-1", "u1");
+  ASSERT_TRUE(executor_.apply(*first, plan_pod(first.get(), false, options_.scheduler_names)).ok());
+  auto sibling = rs_pod("web-2", "u2", "4");
+  const PodPlan plan = plan_pod(sibling.get(), false, options_.scheduler_names);
+  ASSERT_TRUE(plan.create_podgroup);
+  auto st = executor_.apply(*sibling, plan);
+  ASSERT_TRUE(st.ok()) << st.error().describe();
+
+  EXPECT_EQ(cluster_.creates(), 2);
+  auto pgs = cluster_.podgroups();
+  ASSERT_EQ(pgs.size(), 1u);
+  EXPECT_EQ(pgs["podgroup-rs-uid"]["spec"]["minResources"]["cpu"], "2");  // the first pod's
+  EXPECT_EQ(cluster_.updates(), 0);
+  auto patches = cluster_.patches();
+  ASSERT_EQ(patches.size(), 2u);
+  EXPECT_EQ(patches[1].path, "/api/v1/namespaces/ns/pods/web-2");
+  EXPECT_EQ(
+      json::parse(patches[1].body),
+      json::parse(
+          R"({"metadata":{"annotations":{"scheduling.k8s.io/group-name":"podgroup-rs-uid"}}})"));
+}
+
+// The pod cache lags our annotation patch, so the pod looks ungrouped again: the repeat is the
+// same merge patch of the one annotation, with no resourceVersion, so it cannot conflict and
+// changes nothing on a pod that already carries it.
+TEST_F(ExecutorTest, RejoiningAPodTheCacheShowsUngroupedSendsTheSameMergePatch) {
+  auto pod = rs_pod("web-1", "u1");
+  ASSERT_TRUE(executor_.apply(*pod, plan_pod(pod.get(), false, options_.scheduler_names)).ok());
+  const PodPlan again = plan_pod(pod.get(), true, options_.scheduler_names);
+  ASSERT_TRUE(again.annotate_pod);
+  ASSERT_TRUE(executor_.apply(*pod, again).ok());
+
+  EXPECT_EQ(cluster_.creates(), 1);
+  auto patches = cluster_.patches();
+  ASSERT_EQ(patches.size(), 2u);
+  for (const auto& p : patches) {
+    EXPECT_EQ(p.path, "/api/v1/namespaces/ns/pods/web-1");
+    EXPECT_EQ(p.content_type, "application/merge-patch+json");
+    EXPECT_EQ(
+        json::parse(p.body),
+        json::parse(
+            R"({"metadata":{"annotations":{"scheduling.k8s.io/group-name":"podgroup-rs-uid"}}})"));
+  }
+}
+
+// The workload path does not trust the PodGroup cache: a PodGroup our earlier write made (at
+// resourceVersion 7 on the server) is read live and updated at that version, not created again.
+TEST_F(ExecutorTest, CreateOrUpdateOfAPodGroupTheCacheLacksUpdatesTheLiveObjectAtItsVersion) {
+  cluster_.seed(
+      {{"apiVersion", "scheduling.volcano.sh/v1beta1"},
+       {"kind", "PodGroup"},
+       {"metadata", {{"name", "podgroup-rs-uid"}, {"namespace", "ns"}, {"resourceVersion", "7"}}},
+       {"spec", {{"minMember", 1}}}});
+  auto pod = rs_pod("web-1", "u1");
+  auto st = executor_.create_or_update(*pod);
+  ASSERT_TRUE(st.ok()) << st.error().describe();
+
+  EXPECT_EQ(cluster_.creates(), 0);
+  EXPECT_EQ(cluster_.update_versions(), std::vector<std::string>{"7"});
+  EXPECT_EQ(cluster_.updates(), 1);
+  const json pg = cluster_.podgroups()["podgroup-rs-uid"];
+  EXPECT_EQ(pg["metadata"]["resourceVersion"], "8");
+  EXPECT_EQ(pg["spec"]["minMember"], 2);
+  EXPECT_EQ(cluster_.patches().size(), 1u);
+}
+
+// A second scale-to-zero event after our delete (or a cache that still shows the PodGroup):
+// the repeated delete answers NotFound, which is success.
+TEST_F(ExecutorTest, ScalingToZeroAgainAfterOurDeleteSucceeds) {
+  auto pod = rs_pod("web-1", "u1");
+  ASSERT_TRUE(executor_.apply(*pod, plan_pod(pod.get(), false, options_.scheduler_names)).ok());
+  const json scaled_to_zero = {
+      {"metadata", {{"namespace", "ns"}, {"name", "web-abc"}, {"uid", "rs-uid"}}},
+      {"spec", {{"replicas", 0}}}};
+  const WorkloadPlan plan = plan_workload("ReplicaSet", scaled_to_zero);
+  ASSERT_EQ(plan.action, WorkloadPlan::Action::DeletePodGroup);
+  ASSERT_TRUE(executor_.delete_podgroup(plan.namespace_, plan.podgroup_name).ok());
+  EXPECT_TRUE(cluster_.podgroups().empty());
+  auto again = executor_.delete_podgroup(plan.namespace_, plan.podgroup_name);
+  EXPECT_TRUE(again.ok()) << again.error().describe();
 }
 
 }  // namespace

@@ -60,6 +60,27 @@ TEST(PlanPod, ExistingPodGroupIsOnlyJoined) {
   EXPECT_TRUE(plan.annotate_pod);
 }
 
+// Sibling pods of one owner plan the same PodGroup name, so a create repeated because the cache
+// lacks the sibling's PodGroup meets AlreadyExists instead of making a second one.
+TEST(PlanPod, SiblingsOfOneOwnerPlanTheSamePodGroupTheCacheLacks) {
+  const auto sibling = [](const std::string& name) {
+    return views::make_pod_view(
+        {{"metadata",
+          {{"name", name},
+           {"namespace", "ns"},
+           {"uid", "uid-" + name},
+           {"ownerReferences",
+            {{{"kind", "ReplicaSet"}, {"name", "rs"}, {"uid", "rs-uid"}, {"controller", true}}}}}},
+         {"spec", {{"schedulerName", "volcano"}}}});
+  };
+  const auto first = plan_pod(sibling("web-1").get(), false, kSchedulers);
+  const auto second = plan_pod(sibling("web-2").get(), false, kSchedulers);
+  EXPECT_EQ(first.podgroup_name, "podgroup-rs-uid");
+  EXPECT_EQ(second.podgroup_name, "podgroup-rs-uid");
+  EXPECT_TRUE(second.create_podgroup);
+  EXPECT_TRUE(second.annotate_pod);
+}
+
 TEST(PlanWorkload, ScaledToZeroDeletesThePodGroupOfTheWorkload) {
   json rs = {{"metadata", {{"namespace", "ns"}, {"name", "rs"}, {"uid", "rs-uid"}}},
              {"spec", {{"replicas", 0}}}};

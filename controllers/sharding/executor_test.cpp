@@ -59,5 +59,43 @@ TEST(Executor, AlreadyExistsIsDoneAndAConflictIsAnError) {
   EXPECT_NE(error.find("failed to update shard b"), std::string::npos) << error;
 }
 
+// The NodeShard cache holds the shard as it was before our last update (the server is at
+// resourceVersion 5): the plan updates again from that copy, the PUT carries the cached 4, and
+// the server's Conflict is an error the caller retries on a fresh cache.
+TEST(Executor, AnUpdateFromACacheBehindOurLastUpdateConflicts) {
+  FakeApiServer server;
+  server.handle("PUT", std::string(kBase) + "/b", [](const Request& r) {
+    if (r.json()["metadata"].value("resourceVersion", "") != "5") {
+      return Response::error(409, "Conflict", "the object has been modified");
+    }
+    return Response::json(200, r.json());
+  });
+  kube::Client client(server.config());
+  const json cached = {{"metadata", {{"name", "b"}, {"resourceVersion", "4"}}},
+                       {"spec", {{"nodesDesired", {"n1"}}}}};
+  const ShardWrite write = plan_shard("b", {"n1", "n2"}, &cached);
+  ASSERT_EQ(write.kind, ShardWrite::Kind::Update);
+  const std::string error = apply_write(client, "b", write);
+  EXPECT_NE(error.find("failed to update shard b"), std::string::npos) << error;
+
+  const auto requests = server.requests();
+  ASSERT_EQ(requests.size(), 1u) << server.describe_requests();
+  EXPECT_EQ(requests[0].json()["metadata"]["resourceVersion"], "4");
+}
+
+// The NodeShard cache still lists a shard we deleted for a scheduler no longer configured: the
+// global sync deletes it again, and the NotFound is done, not an error.
+TEST(Executor, DeletingAnUnconfiguredShardWeAlreadyDeletedIsDone) {
+  FakeApiServer server;  // no handlers: every DELETE answers 404
+  kube::Client client(server.config());
+  const auto stale = stale_shards({"volcano", "old"}, {"volcano"});
+  ASSERT_EQ(stale, std::vector<std::string>{"old"});
+  EXPECT_EQ(delete_shard(client, stale[0]), "");
+
+  const auto requests = server.requests();
+  ASSERT_EQ(requests.size(), 1u) << server.describe_requests();
+  EXPECT_EQ(requests[0].method + " " + requests[0].path, std::string("DELETE ") + kBase + "/old");
+}
+
 }  // namespace
 }  // namespace vc::controllers::sharding
