@@ -69,6 +69,8 @@ struct Shared {
   std::shared_ptr<kube::cache::Informer> jobs;
   std::shared_ptr<kube::cache::Informer> pods;
   std::unique_ptr<JobStore> job_store;
+  // The syncer's creates and deletes the informers have not shown yet (job_pods.h).
+  PendingWrites pending;
   DelayedActions delayed;
   std::mutex timer_mu;
   std::condition_variable timer_cv;
@@ -155,7 +157,7 @@ class JobController : public Controller {
         *writer_, ctx.recorder,
         SyncerCaches{shared_->pods->store(), podgroups_->store(), queues_->store(), pvcs_->store(),
                      priorities_ ? &priorities_->store() : nullptr},
-        *shared_->job_store);
+        *shared_->job_store, shared_->pending);
     std::weak_ptr<Shared> weak = shared_;
     ProcessorHooks hooks;
     hooks.enqueue = [weak](const Request& req) {
@@ -259,6 +261,8 @@ class JobController : public Controller {
       if (!s || !pod) return;
       auto req = base_request_for_pod(*pod);
       if (!req) return;
+      // The informer shows the pod: if we created it, the cache now tells the truth about it.
+      s->pending.pods_created.forget(req->job_key(), pod->uid);
       PodEvent ev = classify_pod_add(*pod);
       req->event = ev.event;
       req->exit_code = ev.exit_code;
@@ -272,11 +276,14 @@ class JobController : public Controller {
       auto req = base_request_for_pod(*pod);
       if (!req) return;
       JobPtr job = s->job_store->get(req->job_key());
-      std::vector<views::PodViewPtr> job_pods;
-      for (const auto& o : s->pods->store().by_index(kJobPodsIndex, req->job_key())) {
-        if (auto p = views::as_pod_view(o)) job_pods.push_back(std::move(p));
+      // The task verdicts must not count the pods we have just killed (state/current_pod.h);
+      // without the job there is no verdict to reach.
+      std::vector<views::PodViewPtr> pods;
+      if (job) {
+        pods = job_pods(s->pods->store(), req->job_key(), s->pending,
+                        std::chrono::system_clock::now());
       }
-      PodEvent ev = classify_pod_update(*old_pod, *pod, job.get(), job_pods);
+      PodEvent ev = classify_pod_update(*old_pod, *pod, job.get(), pods);
       req->event = ev.event;
       req->exit_code = ev.exit_code;
       s->enqueue_event(*req, std::move(job), /*batch_pod_event=*/true);

@@ -76,6 +76,22 @@ TEST(JobProcessor, NewJobGetsItsPodGroupAndPendingStatusButNoPodsBeforeAdmission
   EXPECT_LINES(f.take_writes(), {});
 }
 
+// The PodGroup create of the first sync is not in the cache yet: the second sync creates it again,
+// takes AlreadyExists as made, and waits for admission as before (no pods, no error, no event).
+TEST(JobProcessor, SyncOnACacheLackingThePodGroupWeCreatedTakesAlreadyExistsAsMade) {
+  JobFixture f;
+  f.add_job(job_json("job1", {{"main", 2}}));
+  f.process(JobFixture::sync());
+  f.take_writes();
+  f.catch_up_lacking(kube::resources::podgroups, {kPodGroup});
+  EXPECT_EQ(f.process(JobFixture::sync()).kind(), ReconcileResult::Kind::Ok);
+  // The repeated create (refused with AlreadyExists), and nothing else.
+  EXPECT_LINES(f.take_writes(), {std::string("create podgroups ") + kPodGroup});
+  EXPECT_LINES(f.take_events(), {});
+  EXPECT_EQ(f.job_status()["state"]["phase"], "Pending");
+  EXPECT_EQ(f.api.find(kube::resources::pods, "ns1/job1-main-0"), std::nullopt);
+}
+
 TEST(JobProcessor, AdmittedJobCreatesEveryPodAndCountsThemPending) {
   JobFixture f;
   f.add_job(job_json("job1", {{"ps", 1}, {"worker", 2}}));
@@ -346,6 +362,191 @@ TEST(JobProcessor, RestartBeyondMaxRetryFailsTheJob) {
   EXPECT_EQ(f.process(JobFixture::sync()).kind(), ReconcileResult::Kind::Ok);
   EXPECT_LINES(f.take_writes(), {std::string("create podgroups ") + kPodGroup,
                                  "update-status jobs ns1/job1 Failed"});
+}
+
+// ---- A cache behind our own writes (the informers have not shown them yet) -------------------
+
+// A job of `replicas` pods whose pods the last sync created; the informers have shown none of it
+// unless the test catches up.
+void create_pods(JobFixture& f, int replicas) {
+  f.add_job(job_json("job1", {{"main", replicas}}));
+  ASSERT_EQ(f.process(JobFixture::sync()).kind(), ReconcileResult::Kind::Ok);
+  f.set_podgroup_phase("job1", "Inqueue");
+  ASSERT_EQ(f.process(JobFixture::sync()).kind(), ReconcileResult::Kind::Ok);
+  ASSERT_EQ(f.job_status()["pending"], replicas);
+  f.take_writes();
+  f.take_events();
+}
+
+// U1. Without the fix the second sync creates job1-main-1 and job1-main-2 again (AlreadyExists)
+// and writes pending=1 with a new lastTransitionTime: the writes are not empty.
+TEST(JobProcessor, SyncOnACacheLackingTheJustCreatedPodsNeitherCreatesNorRecountsThem) {
+  JobFixture f;
+  create_pods(f, 3);
+  f.catch_up_lacking(kube::resources::pods, {"ns1/job1-main-1", "ns1/job1-main-2"});
+  EXPECT_EQ(f.process(JobFixture::sync()).kind(), ReconcileResult::Kind::Ok);
+  EXPECT_LINES(f.take_writes(), {});
+  EXPECT_EQ(f.job_status()["pending"], 3);
+  // Nor before the informer has shown any of them.
+  JobFixture g;
+  create_pods(g, 2);
+  EXPECT_EQ(g.process(JobFixture::sync()).kind(), ReconcileResult::Kind::Ok);
+  EXPECT_LINES(g.take_writes(), {});
+}
+
+// U2. Without the fix the kill deletes job1-main-0 only: job1-main-1 outlives the Abort, and the
+// next sync moves the job to Aborted while it runs.
+TEST(JobProcessor, AbortRightAfterCreatingPodsKillsThePodsTheCacheLacks) {
+  JobFixture f;
+  create_pods(f, 2);
+  f.catch_up_lacking(kube::resources::pods, {"ns1/job1-main-1"});
+  EXPECT_EQ(f.process(action_request(action::kAbortJob)).kind(), ReconcileResult::Kind::Ok);
+  EXPECT_LINES(f.take_writes(), {"patch pods ns1/job1-main-0", "delete pods ns1/job1-main-0",
+                                 "patch pods ns1/job1-main-1", "delete pods ns1/job1-main-1",
+                                 "update-status jobs ns1/job1 Aborting",
+                                 std::string("delete podgroups ") + kPodGroup});
+  EXPECT_TRUE(f.pod_names().empty());
+  // Until the informer shows the deletions the killed pods count as terminating.
+  f.catch_up_lacking(kube::resources::pods, {"ns1/job1-main-0", "ns1/job1-main-1"});
+  EXPECT_EQ(f.process(JobFixture::sync()).kind(), ReconcileResult::Kind::Ok);
+  EXPECT_EQ(f.job_phase(), "Aborting");
+  EXPECT_EQ(f.job_status()["terminating"], 2);
+  f.catch_up();
+  f.take_writes();
+  EXPECT_EQ(f.process(JobFixture::sync()).kind(), ReconcileResult::Kind::Ok);
+  EXPECT_LINES(f.take_writes(), {"update-status jobs ns1/job1 Aborted"});
+}
+
+// U3. Without the fix there is no "delete podgroups" write: the PodGroup outlives the Abort.
+TEST(JobProcessor, AbortRightAfterCreatingThePodGroupDeletesTheOneTheCacheLacks) {
+  JobFixture f;
+  f.add_job(job_json("job1", {{"main", 2}}));
+  f.take_writes();
+  EXPECT_EQ(f.process(JobFixture::sync()).kind(), ReconcileResult::Kind::Ok);
+  EXPECT_LINES(f.take_writes(), {std::string("create podgroups ") + kPodGroup,
+                                 "update-status jobs ns1/job1 Pending"});
+  EXPECT_EQ(f.process(action_request(action::kAbortJob)).kind(), ReconcileResult::Kind::Ok);
+  EXPECT_LINES(f.take_writes(), {"update-status jobs ns1/job1 Aborting",
+                                 std::string("delete podgroups ") + kPodGroup});
+  EXPECT_FALSE(f.api.find(kube::resources::podgroups, kPodGroup));
+  // Once the informers catch up the job drains to Aborted, with no PodGroup left to delete.
+  f.catch_up();
+  EXPECT_EQ(f.process(JobFixture::sync()).kind(), ReconcileResult::Kind::Ok);
+  EXPECT_LINES(f.take_writes(), {"update-status jobs ns1/job1 Aborted"});
+}
+
+// A PodGroup of the job's name that is not the one we created is left alone.
+TEST(JobProcessor, KillLeavesAPodGroupItDidNotCreateAlone) {
+  JobFixture f;
+  f.add_job(job_json("job1", {{"main", 2}}));
+  f.process(JobFixture::sync());
+  json pg = *f.api.find(kube::resources::podgroups, kPodGroup);
+  f.api.erase(kube::resources::podgroups, kPodGroup);
+  pg["metadata"]["uid"] = "someone-elses";
+  f.api.put(kube::resources::podgroups, pg);
+  f.take_writes();
+  EXPECT_EQ(f.process(action_request(action::kAbortJob)).kind(), ReconcileResult::Kind::Ok);
+  EXPECT_LINES(f.take_writes(), {"update-status jobs ns1/job1 Aborting",
+                                 std::string("delete podgroups ") + kPodGroup});
+  EXPECT_TRUE(f.api.find(kube::resources::podgroups, kPodGroup)) << "the UID precondition held";
+}
+
+// U5. Task b waits for 2 ready pods of task a. Without the fix the gate reads the pod cache by
+// name, where job1-a-0, deleted by the previous sync, is still Running and ready: b's pod is
+// created ("create pods ns1/job1-b-0" among the writes).
+TEST(JobProcessor, DependencyPodWeJustDeletedDoesNotOpenTheGate) {
+  JobFixture f;
+  json job = job_json("job1", {{"a", 2}, {"b", 1}});
+  job["spec"]["tasks"][0]["minAvailable"] = 2;
+  job["spec"]["tasks"][1]["dependsOn"] = {{"name", json::array({"a"})}};
+  f.add_job(job);
+  f.process(JobFixture::sync());
+  f.set_podgroup_phase("job1", "Inqueue");
+  ASSERT_EQ(f.process(JobFixture::sync()).kind(), ReconcileResult::Kind::Ok);
+  ASSERT_EQ(f.pod_names(), (std::vector<std::string>{"job1-a-0", "job1-a-1"}));
+  // job1-a-0 runs but is marked out of sync (a kill's delete of it failed): the next sync deletes
+  // it, and task b still waits (job1-a-1 is Pending).
+  f.catch_up();
+  json a0 = *f.api.find(kube::resources::pods, "ns1/job1-a-0");
+  a0["status"]["phase"] = "Running";
+  a0["metadata"]["annotations"]["volcano.sh/controller-out-of-sync"] = "true";
+  f.api.put(kube::resources::pods, a0);
+  f.catch_up();
+  f.take_writes();
+  ASSERT_EQ(f.process(JobFixture::sync()).kind(), ReconcileResult::Kind::Ok);
+  EXPECT_LINES(f.take_writes(),
+               {"delete pods ns1/job1-a-0", "update-status jobs ns1/job1 Pending"});
+  // job1-a-1 becomes ready; the informer has not shown job1-a-0's deletion yet.
+  json a1 = *f.api.find(kube::resources::pods, "ns1/job1-a-1");
+  a1["status"]["phase"] = "Running";
+  f.api.put(kube::resources::pods, a1);
+  f.catch_up_lacking(kube::resources::pods, {"ns1/job1-a-0"});
+  ASSERT_EQ(f.process(JobFixture::sync()).kind(), ReconcileResult::Kind::Ok);
+  for (const std::string& write : f.take_writes()) {
+    EXPECT_EQ(write.find("create pods"), std::string::npos) << write;
+  }
+  EXPECT_EQ(f.pod_names(), (std::vector<std::string>{"job1-a-1"}));
+}
+
+json job_with_claim() {
+  json job = job_json("job1", {{"main", 1}});
+  job["spec"]["volumes"] = json::array({{{"mountPath", "/data"},
+                                         {"volumeClaim",
+                                          {{"accessModes", json::array({"ReadWriteOnce"})},
+                                           {"resources", {{"requests", {{"storage", "1Gi"}}}}}}}}});
+  return job;
+}
+
+constexpr const char* kClaim = "ns1/job1-pvc-r1";  // the fixture's first random name is "r1"
+
+// U4. Without the fix the second sync fails with "pvc job1-pvc-r1 is not found, ..." and a
+// Warning PVCError event.
+TEST(JobProcessor, SyncOnACacheLackingTheJustCreatedClaimGoesOn) {
+  JobFixture f;
+  f.add_job(job_with_claim());
+  ASSERT_EQ(f.process(JobFixture::sync()).kind(), ReconcileResult::Kind::Ok);
+  ASSERT_TRUE(f.api.find(kube::resources::persistentvolumeclaims, kClaim));
+  f.catch_up_lacking(kube::resources::persistentvolumeclaims, {kClaim});
+  f.take_writes();
+  f.take_events();
+  EXPECT_EQ(f.process(JobFixture::sync()).kind(), ReconcileResult::Kind::Ok);
+  EXPECT_LINES(f.take_events(), {});
+  EXPECT_LINES(f.take_writes(), {});
+  EXPECT_EQ(f.job_status()["controlledResources"]["volume-pvc-job1-pvc-r1"], "job1-pvc-r1");
+}
+
+// U4. The claim's name is recorded in the job before the claim is created; without the fix a
+// failed create is never retried and every later sync reports the claim missing.
+TEST(JobProcessor, ClaimWhoseCreateFailedIsCreatedOnTheNextSync) {
+  JobFixture f;
+  f.add_job(job_with_claim());
+  f.api.fail_next("create", kube::resources::persistentvolumeclaims, "ns1/*",
+                  vc::testing::api_error(kube::ErrorKind::Forbidden, "quota exceeded"));
+  EXPECT_EQ(f.process(JobFixture::sync()).kind(), ReconcileResult::Kind::Error);
+  EXPECT_FALSE(f.api.find(kube::resources::persistentvolumeclaims, kClaim));
+  f.catch_up();
+  f.take_writes();
+  f.take_events();
+  EXPECT_EQ(f.process(JobFixture::sync()).kind(), ReconcileResult::Kind::Ok);
+  EXPECT_LINES(f.take_events(), {});
+  EXPECT_LINES(f.take_writes(), {std::string("create persistentvolumeclaims ") + kClaim,
+                                 "update-status jobs ns1/job1 Pending"});
+  EXPECT_TRUE(f.api.find(kube::resources::persistentvolumeclaims, kClaim));
+}
+
+// A claim the user named is never created by the controller: the job waits for it.
+TEST(JobProcessor, MissingClaimTheUserNamedIsReported) {
+  JobFixture f;
+  json job = job_json("job1", {{"main", 1}});
+  job["spec"]["volumes"] = json::array({{{"mountPath", "/data"}, {"volumeClaimName", "mine"}}});
+  f.add_job(job);
+  f.take_writes();
+  EXPECT_EQ(f.process(JobFixture::sync()).kind(), ReconcileResult::Kind::Error);
+  EXPECT_LINES(f.take_writes(), {std::string("create podgroups ") + kPodGroup,
+                                 "update-status jobs ns1/job1 Pending"});
+  EXPECT_LINES(f.take_events(),
+               {"Warning PVCError: Failed to create PVC, err: pvc mine is not found, the job will "
+                "be in the Pending state until the PVC is created"});
 }
 
 }  // namespace

@@ -1,16 +1,18 @@
 // JobSyncer: SyncJob and KillJob/KillTarget against the API server
 // (spec job-controller.md §4.2, §4.3). Each step's decision is a pure function from another module;
 // the order of the steps and the events are Volcano's.
+// The PodGroup and claim steps are in job_syncer_podgroup_pvc.cpp.
 
 #include "controllers/job/job_syncer.h"
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
+#include <string_view>
+#include <unordered_map>
 
 #include "common/api/time.h"
 #include "common/json/release.h"
@@ -20,12 +22,12 @@
 #include "controllers/job/derive/min_resources.h"
 #include "controllers/job/derive/pod.h"
 #include "controllers/job/derive/podgroup.h"
-#include "controllers/job/derive/pvc.h"
 #include "controllers/job/model/job_json.h"
 #include "controllers/job/model/metrics.h"
 #include "controllers/job/plugins/plugin.h"
 #include "controllers/job/sync/depends_on.h"
 #include "controllers/job/sync/status_finish.h"
+#include "controllers/views/intern.h"
 #include "controllers/views/podgroup_view.h"
 #include "controllers/views/queue_view.h"
 
@@ -47,12 +49,6 @@ std::string go_error_list(const std::vector<std::string>& errors) {
   return out + "]";
 }
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
 void count_rule_metrics(const Job& job, const RuleOutcome& outcome) {
   if (outcome.completed) job_completed(job);
   if (outcome.failed) job_failed(job);
@@ -60,44 +56,19 @@ void count_rule_metrics(const Job& job, const RuleOutcome& outcome) {
 
 }  // namespace
 
-std::vector<std::string> job_pods_index(const kube::cache::Object& obj) {
-  const auto* pod = dynamic_cast<const views::PodView*>(&obj);
-  if (!pod) return {};
-  const views::OwnerRefView* ref = pod->controller_ref();
-  if (!ref || ref->api_version != kJobApiVersion || ref->kind != kJobKind) return {};
-  const std::string* job_name = pod->annotation(keys::kJobName);
-  if (!job_name || !pod->annotation(keys::kTaskSpec)) return {};
-  return {kube::cache::object_key(pod->namespace_, *job_name)};
-}
-
 JobSyncer::JobSyncer(kube::ObjectWriter& writer, kube::events::EventRecorder& recorder,
-                     SyncerCaches caches, JobStore& jobs, SyncerOptions options)
+                     SyncerCaches caches, JobStore& jobs, PendingWrites& pending,
+                     SyncerOptions options)
     : writer_(writer),
       recorder_(recorder),
       caches_(caches),
       jobs_(jobs),
       options_(options),
-      pool_(options.max_parallel_pod_calls > 0 ? options.max_parallel_pod_calls - 1 : 0) {}
+      pool_(options.max_parallel_pod_calls > 0 ? options.max_parallel_pod_calls - 1 : 0),
+      pending_(pending) {}
 
 std::vector<views::PodViewPtr> JobSyncer::pods_of(const Job& job) const {
-  std::vector<views::PodViewPtr> out;
-  for (const auto& obj : caches_.pods.by_index(kJobPodsIndex, job.key())) {
-    auto pod = views::as_pod_view(obj);
-    if (!pod) continue;
-    if (!deleted_.empty()) {
-      if (pod->deletion_timestamp) {
-        deleted_.forget(pod->uid);
-      } else if (deleted_.contains(pod->uid)) {
-        // Deleted by us, not yet shown by the informer: it is terminating.
-        VC_LOG_DEBUG("pod deleted by us is still cached as live; counted as terminating",
-                     kv("job", job.key()), kv("pod", pod->name));
-        auto going = std::make_shared<views::PodView>(*pod);
-        going->deletion_timestamp = options_.now();
-        pod = std::move(going);
-      }
-    }
-    out.push_back(std::move(pod));
-  }
+  std::vector<views::PodViewPtr> out = job_pods(caches_.pods, job.key(), pending_, options_.now());
   // The index hands pods out in no particular order; by name, every kill and delete goes out in
   // the same order from one run to the next (Volcano's order is a map's, i.e. random).
   std::sort(out.begin(), out.end(), [](const views::PodViewPtr& a, const views::PodViewPtr& b) {
@@ -196,15 +167,7 @@ api::Status JobSyncer::kill(const Job& job, KillPlan plan, StatusRule rule) {
   }
   count_rule_metrics(current, outcome);
 
-  views::PodGroupViewPtr hold;
-  if (const views::PodGroupView* pg = find_podgroup(current, hold)) {
-    auto removed = writer_.remove(resources::podgroups, pg->namespace_, pg->name);
-    if (!removed.ok() && !removed.is(ErrorKind::NotFound)) {
-      return api::Unexpected{"delete PodGroup " + pg->name + ": " + removed.error().describe()};
-    }
-    deleted_.record(pg->uid);
-  }
-  return api::ok_status();
+  return delete_podgroup(current);
 }
 
 // ---- SyncJob (spec job-controller.md §4.2) ---------------------------------------------------
@@ -284,8 +247,11 @@ api::Status JobSyncer::sync_job(const Job& job, StatusRule rule) {
 
   Job snapshot = current;
   snapshot.status = working;
-  SyncPlan plan = plan_sync(snapshot, pods_of(current));
-  if (auto created = create_pods(current, plan.create, plan.status); !created) return created;
+  const std::vector<views::PodViewPtr> pods = pods_of(current);
+  SyncPlan plan = plan_sync(snapshot, pods);
+  if (auto created = create_pods(current, plan.create, pods, plan.status); !created) {
+    return created;
+  }
   if (auto deleted = delete_pods(current, plan.remove, plan.status); !deleted) return deleted;
   const RuleOutcome outcome = apply_rule(rule, current.spec, plan.status);
   if (!status_changed(current.status, plan.status)) return api::ok_status();
@@ -334,126 +300,8 @@ api::Status JobSyncer::run_plugins_job_hook(const Job& job, JobStatus& working, 
   return api::ok_status();
 }
 
-api::Status JobSyncer::ensure_pvcs(Job& job, JobStatus& working) {
-  for (std::size_t i = 0; i < job.spec.volumes.size(); ++i) {
-    const VolumeSpec volume = job.spec.volumes[i];
-    std::string name = volume.volume_claim_name;
-    if (name.empty()) {
-      do {
-        name = generated_pvc_name(job, options_.random_name);
-      } while (caches_.pvcs.get(kube::cache::object_key(job.namespace_, name)));
-      // Record the name in the spec before creating the claim, so a failed update cannot leave an
-      // orphaned claim behind (Volcano creates first, spec job-controller.md §8.15).
-      auto fresh = writer_.get(resources::jobs, job.namespace_, job.name);
-      if (!fresh.ok()) return api::Unexpected{"get job: " + fresh.error().describe()};
-      json& volumes = (*fresh)["spec"]["volumes"];
-      if (!volumes.is_array() || volumes.size() <= i) {
-        return api::Unexpected{"job volumes changed, retrying"};
-      }
-      volumes[i]["volumeClaimName"] = name;
-      auto updated = writer_.update(resources::jobs, job.namespace_, *fresh);
-      if (!updated.ok()) {
-        return api::Unexpected{"update job volumes: " + updated.error().describe()};
-      }
-      try {
-        auto parsed = job_from_json(*updated);
-        jobs_.record_write(parsed);
-        job = *parsed;
-      } catch (const std::exception& e) {
-        return api::Unexpected{std::string("read updated job: ") + e.what()};
-      }
-      if (volume.volume_claim_text) {
-        auto created = writer_.create(resources::persistentvolumeclaims, job.namespace_,
-                                      build_pvc(job, name, *volume.volume_claim_text));
-        if (!created.ok()) {
-          return api::Unexpected{"create PVC " + name + ": " + created.error().describe()};
-        }
-      }
-    } else if (!caches_.pvcs.get(kube::cache::object_key(job.namespace_, name))) {
-      return api::Unexpected{
-          "pvc " + name +
-          " is not found, the job will be in the Pending state until the PVC is created"};
-    }
-    working.controlled_resources["volume-pvc-" + name] = name;
-  }
-  return api::ok_status();
-}
-
-const views::PodGroupView* JobSyncer::find_podgroup(const Job& job,
-                                                    views::PodGroupViewPtr& hold) const {
-  hold = views::as_podgroup_view(
-      caches_.podgroups.get(kube::cache::object_key(job.namespace_, podgroup_name(job))));
-  if (!hold) {
-    hold = views::as_podgroup_view(
-        caches_.podgroups.get(kube::cache::object_key(job.namespace_, job.name)));
-  }
-  // A PodGroup we deleted (a kill) that the informer still shows is gone: the scheduler must
-  // admit its successor before pods are created or counted again.
-  if (hold && deleted_.contains(hold->uid)) {
-    VC_LOG_DEBUG("PodGroup deleted by us is still cached; treated as absent", kv("job", job.key()),
-                 kv("podgroup", hold->name));
-    hold.reset();
-  }
-  return hold.get();
-}
-
-api::Status JobSyncer::ensure_podgroup(const Job& job) {
-  PriorityOf priority_of = [this](const std::string& name) -> std::optional<std::int32_t> {
-    if (!caches_.priorities || name.empty()) return std::nullopt;
-    auto pc =
-        std::dynamic_pointer_cast<const kube::cache::JsonObject>(caches_.priorities->get(name));
-    if (!pc) return std::nullopt;
-    const json& v = pc->json.contains("value") ? pc->json["value"] : json();
-    if (!v.is_number_integer()) return std::nullopt;
-    return v.get<std::int32_t>();
-  };
-  views::PodGroupViewPtr hold;
-  const views::PodGroupView* pg = find_podgroup(job, hold);
-  if (!pg) {
-    if (!terminating_.may_create(job.namespace_)) return api::ok_status();
-    auto created =
-        writer_.create(resources::podgroups, job.namespace_, build_podgroup(job, priority_of));
-    if (created.ok()) {
-      terminating_.created(job.namespace_);
-      return api::ok_status();
-    }
-    // Being deleted with its namespace: nothing to report or retry (see create_pods).
-    if (created.error().has_cause(kube::kNamespaceTerminatingCause)) {
-      terminating_.refused(job.namespace_);
-      return api::ok_status();
-    }
-    if (created.is(ErrorKind::AlreadyExists)) return api::ok_status();
-    return api::Unexpected{created.error().describe()};
-  }
-  if (!podgroup_may_need_update(job, *pg, priority_of)) return api::ok_status();
-  auto fresh = writer_.get(resources::podgroups, pg->namespace_, pg->name);
-  if (!fresh.ok()) return api::Unexpected{fresh.error().describe()};
-  auto updated = update_podgroup(job, *fresh, priority_of);
-  if (!updated) return api::ok_status();
-  auto put = writer_.update(resources::podgroups, pg->namespace_, *updated);
-  if (!put.ok()) return api::Unexpected{put.error().describe()};
-  return api::ok_status();
-}
-
-void JobSyncer::report_podgroup_pending(const Job& job, const views::PodGroupView& pg) {
-  const views::PodGroupConditionView* latest = nullptr;
-  std::optional<api::TimePoint> latest_time;
-  for (const auto& cond : pg.conditions) {
-    if (cond.status != "True") continue;
-    const std::optional<api::TimePoint>& t = cond.last_transition_time;
-    if (!latest || (t && (!latest_time || *t > *latest_time))) {
-      latest = &cond;
-      latest_time = t;
-    }
-  }
-  if (!latest || latest->type == "Scheduled") return;
-  event(job, true, "PodGroupPending",
-        "PodGroup " + job.namespace_ + ":" + job.name + " " + lower(std::string(latest->type)) +
-            ", reason: " + latest->message);
-}
-
 api::Status JobSyncer::create_pods(const Job& job, const std::vector<PodToCreate>& create,
-                                   JobStatus& status) {
+                                   const std::vector<views::PodViewPtr>& pods, JobStatus& status) {
   if (create.empty()) return api::ok_status();
   // The namespace refused a create lately because it is being deleted: the controller repeats
   // a plain sync of the job when that hold ends (creates_held_for).
@@ -461,10 +309,17 @@ api::Status JobSyncer::create_pods(const Job& job, const std::vector<PodToCreate
   auto plugins = plugins::make_plugins(job.spec);
   if (!plugins.ok()) return api::Unexpected{plugins.error()};
   std::map<std::string, bool> ready;  // dependsOn per task, checked once per sync
-  auto pod_of = [this, &job](const std::string& name) {
-    return views::as_pod_view(caches_.pods.get(kube::cache::object_key(job.namespace_, name)));
+  // The gate reads the pods the plan was made from, not the cache: a dependency pod we have just
+  // killed is terminating there even while the cache still shows it ready.
+  std::unordered_map<std::string_view, views::PodViewPtr> by_name;
+  auto pod_of = [&](const std::string& name) -> views::PodViewPtr {
+    if (by_name.empty()) {
+      for (const auto& pod : pods) by_name.emplace(pod->name, pod);
+    }
+    auto it = by_name.find(name);
+    return it == by_name.end() ? nullptr : it->second;
   };
-  std::vector<std::pair<std::string, json>> pods;  // task, pod
+  std::vector<std::pair<std::string, json>> to_create;  // task, pod
   for (const PodToCreate& p : create) {
     const TaskSpec* task = job.spec.task(p.task);
     if (!task) continue;
@@ -477,16 +332,16 @@ api::Status JobSyncer::create_pods(const Job& job, const std::vector<PodToCreate
         return api::Unexpected{"plugin " + plugin->name() + ": " + done.error()};
       }
     }
-    pods.emplace_back(p.task, std::move(pod));
+    to_create.emplace_back(p.task, std::move(pod));
   }
 
   std::mutex mu;
   std::vector<std::string> errors;
-  pool_.parallel_for(pods.size(), options_.max_parallel_pod_calls, [&](std::size_t i) {
-    const auto& [task, pod] = pods[i];
+  pool_.parallel_for(to_create.size(), options_.max_parallel_pod_calls, [&](std::size_t i) {
+    const auto& [task, pod] = to_create[i];
     // Of the pod the server returns only these are read below; the rest is never built.
-    static const auto kCreatedPodReads =
-        fastjson::MemberFilter::only({"metadata.creationTimestamp", "status.phase"});
+    static const auto kCreatedPodReads = fastjson::MemberFilter::only(
+        {"metadata.uid", "metadata.creationTimestamp", "status.phase"});
     auto created = writer_.create(resources::pods, job.namespace_, pod, kCreatedPodReads);
     if (created.is(ErrorKind::AlreadyExists)) return;
     // The namespace is being deleted, the job with it: every create will be refused, so this is
@@ -496,17 +351,19 @@ api::Status JobSyncer::create_pods(const Job& job, const std::vector<PodToCreate
       terminating_.refused(job.namespace_);
       return;
     }
-    if (created.ok()) terminating_.created(job.namespace_);
-    std::lock_guard lock(mu);
     if (!created.ok()) {
+      std::lock_guard lock(mu);
       errors.push_back("failed to create pod " + pod["metadata"]["name"].get<std::string>() +
                        ", err: " + created.error().describe());
       return;
     }
+    terminating_.created(job.namespace_);
     const json& st = created->contains("status") ? (*created)["status"] : json();
     const std::string phase = st.is_object() && st.contains("phase") && st["phase"].is_string()
                                   ? st["phase"].get<std::string>()
                                   : std::string("Pending");
+    record_pod_created(job, pod, *created, phase);
+    std::lock_guard lock(mu);
     count_pod(status, task, phase);
     if (job.creation_timestamp) {
       const json& meta = (*created)["metadata"];
@@ -519,13 +376,30 @@ api::Status JobSyncer::create_pods(const Job& job, const std::vector<PodToCreate
     }
   });
   // Freed without their destructors' heap stack (common/json/release.h).
-  for (auto& entry : pods) fastjson::release(entry.second);
+  for (auto& entry : to_create) fastjson::release(entry.second);
   if (!errors.empty()) {
     event(job, true, "FailedCreate", "Error creating pods: " + go_error_list(errors));
     return api::Unexpected{"failed to create " + std::to_string(errors.size()) + " pods of " +
-                           std::to_string(pods.size())};
+                           std::to_string(to_create.size())};
   }
   return api::ok_status();
+}
+
+void JobSyncer::record_pod_created(const Job& job, const json& sent, const json& reply,
+                                   const std::string& phase) {
+  const json& meta = reply.contains("metadata") ? reply["metadata"] : json();
+  if (!meta.is_object() || !meta.contains("uid") || !meta["uid"].is_string()) return;
+  try {
+    // The pod as the informer will show it: what we sent, with the server's UID and phase.
+    std::shared_ptr<views::PodView> view = views::make_pod_view(sent);
+    view->uid = meta["uid"].get<std::string>();
+    view->phase = views::intern(phase);
+    pending_.pods_created.record(job.key(), std::move(view));
+  } catch (const std::exception& e) {
+    // Not recorded: a sync before the informer shows the pod will try to create it again and
+    // meet AlreadyExists, as before this record existed.
+    VC_LOG_WARN("cannot read the pod we created", kv("job", job.key()), kv("error", e.what()));
+  }
 }
 
 api::Status JobSyncer::delete_pod(const views::PodView& pod) {
@@ -534,7 +408,12 @@ api::Status JobSyncer::delete_pod(const views::PodView& pod) {
   if (pod.deletion_timestamp) return api::ok_status();
   auto removed = writer_.remove(resources::pods, pod.namespace_, pod.name);
   if (removed.ok() || removed.is(ErrorKind::NotFound)) {
-    deleted_.record(pod.uid);
+    pending_.deleted.record(pod.uid);
+    // Gone already: a pod we created that the informer never showed needs no stand-in.
+    const std::string* job_name = pod.annotation(keys::kJobName);
+    if (removed.is(ErrorKind::NotFound) && job_name) {
+      pending_.pods_created.forget(kube::cache::object_key(pod.namespace_, *job_name), pod.uid);
+    }
     return api::ok_status();
   }
   return api::Unexpected{"failed to delete pod " + pod.name + ": " + removed.error().describe()};

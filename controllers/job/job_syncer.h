@@ -21,10 +21,10 @@
 #include "common/kube/events/recorder.h"
 #include "common/kube/object_writer.h"
 #include "controllers/job/derive/pod.h"
+#include "controllers/job/job_pods.h"
 #include "controllers/job/job_store.h"
 #include "controllers/job/model/job.h"
 #include "controllers/job/parallel.h"
-#include "controllers/job/pending_deletes.h"
 #include "controllers/job/state/state_machine.h"
 #include "controllers/job/sync/plan.h"
 #include "controllers/job/terminating_namespaces.h"
@@ -32,11 +32,6 @@
 #include "controllers/views/podgroup_view.h"
 
 namespace vc::controllers::job {
-
-// The name of the pod index JobSyncer reads: "<namespace>/<volcano.sh/job-name>" of each pod a
-// Job controls.
-inline constexpr const char* kJobPodsIndex = "vc-job-pods";
-std::vector<std::string> job_pods_index(const kube::cache::Object& obj);
 
 // The reference events about a job point at.
 kube::events::ObjectReference job_reference(const Job& job);
@@ -64,15 +59,18 @@ struct SyncerOptions {
 class JobSyncer {
  public:
   // writer: the API calls (kube::ClientObjectWriter in production, testing::MemoryApi in tests).
+  // pending: where the syncer records its creates and deletes until the informers show them;
+  // shared with the pod informer's handlers, which forget a created pod once they see it.
   JobSyncer(kube::ObjectWriter& writer, kube::events::EventRecorder& recorder, SyncerCaches caches,
-            JobStore& jobs, SyncerOptions options = {});
+            JobStore& jobs, PendingWrites& pending, SyncerOptions options = {});
 
   // Runs op on job; target only for KillTarget. The error says why it failed (the request is
   // then retried by the worker loop).
   api::Status execute(const Job& job, const Operation& op, const KillTarget* target);
 
-  // The job's cached pods (every pod controlled by a Job with this job-name annotation), by name;
-  // a pod we deleted that the informer still shows without a deletionTimestamp is given one.
+  // The job's pods by name, as job_pods() (job_pods.h) gathers them: the cached pods controlled
+  // by a Job with this job-name annotation, a pod we deleted that the informer still shows live
+  // given a deletionTimestamp, and a pod we created that the informer does not show yet added.
   std::vector<views::PodViewPtr> pods_of(const Job& job) const;
 
   // How much longer this syncer creates nothing in ns, the API server having refused a create
@@ -93,13 +91,25 @@ class JobSyncer {
   api::Status ensure_pvcs(Job& job, JobStatus& working);
   api::Status ensure_podgroup(const Job& job);
   api::Status run_plugins_job_hook(const Job& job, JobStatus& working, bool add);
+  // pods: the job's pods the plan was made from (pods_of), read by the dependsOn gate.
   api::Status create_pods(const Job& job, const std::vector<PodToCreate>& create,
-                          JobStatus& status);
+                          const std::vector<views::PodViewPtr>& pods, JobStatus& status);
   api::Status delete_pods(const Job& job, const std::vector<views::PodViewPtr>& pods,
                           JobStatus& status);
   // Deletes one pod: success when it is terminating now (a pod already going away is only
   // counted), else why the delete failed.
   api::Status delete_pod(const views::PodView& pod);
+  // Remember a pod or PodGroup we created (reply: the server's answer) until the informer shows
+  // it (job_pods.h). Thread-safe.
+  void record_pod_created(const Job& job, const nlohmann::json& sent, const nlohmann::json& reply,
+                          const std::string& phase);
+  void record_podgroup_created(const Job& job, const nlohmann::json& reply);
+  // At the end of a kill: deletes the job's PodGroup, the cached one or, when the cache does not
+  // show it yet, the one we created.
+  api::Status delete_podgroup(const Job& job);
+  // One volume's claim exists: in the cache, else on the server; a claim we named but failed to
+  // create (its volumeClaim is set) is created now.
+  api::Status ensure_pvc(const Job& job, const VolumeSpec& volume, const std::string& name);
   void report_podgroup_pending(const Job& job, const views::PodGroupView& pg);
 
   // PUT .../status. On success job becomes the server's copy (and the JobStore learns it).
@@ -114,8 +124,9 @@ class JobSyncer {
   JobStore& jobs_;
   SyncerOptions options_;
   ParallelPool pool_;  // max_parallel_pod_calls - 1 helpers, shared by every worker
-  // Our deletes the informers have not shown yet; mutable: pods_of forgets the caught-up ones.
-  mutable PendingDeletes deleted_;
+  // Our creates and deletes the informers have not shown yet; pods_of and find_podgroup forget
+  // the caught-up ones.
+  PendingWrites& pending_;
   TerminatingNamespaces terminating_{std::chrono::seconds(3)};
 };
 

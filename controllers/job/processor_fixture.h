@@ -5,10 +5,12 @@
 // transforms the controller installs), call process(request) synchronously and assert the exact
 // ordered list of API writes and events. Every pod call runs in order on the test's thread
 // (max_parallel_pod_calls = 1), status times come from a fixed clock and generated names from a
-// counter, so a test's expectations are exact. Test-only header.
+// counter, so a test's expectations are exact. A cache that lags the controller's own writes is
+// simulated by processing again without catch_up(), or with catch_up_lacking(). Test-only header.
 //
 // Threads: single-threaded, like the test that owns it.
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -91,7 +93,7 @@ class JobFixture {
     options.random_name = [this] { return "r" + std::to_string(++names_); };
     syncer_ = std::make_unique<JobSyncer>(
         api, events, SyncerCaches{*pods_, *podgroups_, *queues_, *pvcs_, nullptr}, *job_store_,
-        options);
+        pending, options);
     ProcessorHooks hooks;
     hooks.enqueue = [this](const Request& r) { enqueued.push_back(r); };
     hooks.wake_timer = [this] { ++timer_wakes; };
@@ -113,13 +115,29 @@ class JobFixture {
   }
 
   // The informers deliver the API's current objects (every store is replaced).
-  void catch_up() {
-    refill(*jobs_, kube::resources::jobs, job_view_transform());
-    refill(*pods_, kube::resources::pods, views::pod_view_transform());
-    refill(*podgroups_, kube::resources::podgroups, views::podgroup_view_transform());
-    refill(*queues_, kube::resources::queues, views::queue_view_transform());
-    refill(*pvcs_, kube::resources::persistentvolumeclaims, kube::cache::Transform());
-    refill(*commands_, kube::resources::commands, views::command_view_transform());
+  void catch_up() { catch_up_lacking(kube::resources::jobs, {}); }
+
+  // The informers deliver the API's current objects, except the objects of resource r with these
+  // keys ("<namespace>/<name>"), whose events are still on their way: a store lacks such an
+  // object or keeps the version it had.
+  void catch_up_lacking(const kube::Resource& r, const std::vector<std::string>& keys) {
+    refill(*jobs_, kube::resources::jobs, job_view_transform(), r, keys);
+    refill(*pods_, kube::resources::pods, views::pod_view_transform(), r, keys);
+    refill(*podgroups_, kube::resources::podgroups, views::podgroup_view_transform(), r, keys);
+    refill(*queues_, kube::resources::queues, views::queue_view_transform(), r, keys);
+    refill(*pvcs_, kube::resources::persistentvolumeclaims, kube::cache::Transform(), r, keys);
+    refill(*commands_, kube::resources::commands, views::command_view_transform(), r, keys);
+    // The pod handler forgets each created pod the informer shows (even one deleted since, whose
+    // add and delete events both came); the lagging ones stay recorded.
+    for (const json& job : api.objects(kube::resources::jobs)) {
+      const std::string job_key =
+          job["metadata"].value("namespace", "") + "/" + job["metadata"].value("name", "");
+      for (const auto& pod : pending.pods_created.of(job_key)) {
+        const bool lagging = r.plural == kube::resources::pods.plural &&
+                             std::find(keys.begin(), keys.end(), pod->key()) != keys.end();
+        if (!lagging) pending.pods_created.forget(job_key, pod->uid);
+      }
+    }
   }
 
   // Processes one request on the current stores and clears nothing.
@@ -206,6 +224,7 @@ class JobFixture {
 
   vc::testing::MemoryApi api;
   EventLog events;
+  PendingWrites pending;
   DelayedActions delayed;
   std::vector<Request> enqueued;
   int timer_wakes = 0;
@@ -215,11 +234,24 @@ class JobFixture {
 
  private:
   void refill(kube::cache::Store& store, const kube::Resource& r,
-              const kube::cache::Transform& transform) {
+              const kube::cache::Transform& transform, const kube::Resource& lagging,
+              const std::vector<std::string>& lagging_keys) {
+    const bool lags = r.plural == lagging.plural && !lagging_keys.empty();
     std::vector<kube::cache::ObjectPtr> objects;
     for (json o : api.objects(r)) {
+      const std::string key = kube::cache::object_key(o["metadata"].value("namespace", ""),
+                                                      o["metadata"].value("name", ""));
+      if (lags && std::find(lagging_keys.begin(), lagging_keys.end(), key) != lagging_keys.end()) {
+        continue;
+      }
       objects.push_back(transform.fn ? transform.fn(std::move(o))
                                      : kube::cache::json_transform(std::move(o)));
+    }
+    if (lags) {
+      // A lagging object keeps its cached version, if it had one.
+      for (const std::string& key : lagging_keys) {
+        if (auto cached = store.get(key)) objects.push_back(std::move(cached));
+      }
     }
     store.replace(std::move(objects));
   }

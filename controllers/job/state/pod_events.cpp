@@ -1,7 +1,8 @@
 #include "controllers/job/state/pod_events.h"
 
-#include <charconv>
 #include <string_view>
+
+#include "controllers/job/state/current_pod.h"
 
 namespace vc::controllers::job {
 namespace {
@@ -10,18 +11,6 @@ constexpr std::string_view kPodPending = "Pending";
 constexpr std::string_view kPodRunning = "Running";
 constexpr std::string_view kPodSucceeded = "Succeeded";
 constexpr std::string_view kPodFailed = "Failed";
-
-// Go's strconv.ParseInt(s, 10, 32): optional sign, decimal digits only, int32 range.
-std::optional<std::int32_t> parse_int32(std::string_view s) {
-  if (!s.empty() && s.front() == '+') {
-    s.remove_prefix(1);
-    if (!s.empty() && s.front() == '-') return std::nullopt;
-  }
-  std::int32_t value = 0;
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-  if (s.empty() || ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
-  return value;
-}
 
 bool out_of_sync(const views::PodView& pod) {
   return pod.annotation(keys::kOutOfSync) != nullptr;
@@ -32,7 +21,8 @@ bool of_task(const views::PodView& pod, const std::string& task) {
   return t != nullptr && *t == task;
 }
 
-// Volcano's cache TaskCompleted: the task's Succeeded pods reach its replicas.
+// Volcano's cache TaskCompleted: the task's Succeeded pods reach its replicas. Pods that may not
+// vouch for the task (terminating, killed by us) are not counted (current_pod.h).
 bool task_completed(const Job* job, const std::string& task_name,
                     const std::vector<views::PodViewPtr>& job_pods) {
   if (job == nullptr) return false;
@@ -40,13 +30,17 @@ bool task_completed(const Job* job, const std::string& task_name,
   if (task == nullptr || task->replicas <= 0) return false;
   std::int32_t succeeded = 0;
   for (const auto& pod : job_pods) {
-    if (of_task(*pod, task_name) && pod->phase == kPodSucceeded) ++succeeded;
+    if (of_task(*pod, task_name) && pod->phase == kPodSucceeded && counts_for_task(*job, *pod)) {
+      ++succeeded;
+    }
   }
   return succeeded >= task->replicas;
 }
 
 // Volcano's cache TaskFailed: container restarts of the task's live (Running or Pending) pods
-// reach its maxRetry (0 means 3, -1 means never).
+// reach its maxRetry (0 means 3, -1 means never). Pods that may not vouch for the task
+// (terminating, killed by us, left over from the job version before a restart) are not counted
+// (current_pod.h): their restarts are the ones the restart already answered.
 bool task_failed(const Job* job, const std::string& task_name,
                  const std::vector<views::PodViewPtr>& job_pods) {
   if (job == nullptr) return false;
@@ -56,7 +50,7 @@ bool task_failed(const Job* job, const std::string& task_name,
   bool any_pod = false;  // Volcano answers false when the cache holds no pod of the task
   std::int64_t restarts = 0;
   for (const auto& pod : job_pods) {
-    if (!of_task(*pod, task_name)) continue;
+    if (!of_task(*pod, task_name) || !counts_for_task(*job, *pod)) continue;
     any_pod = true;
     if (pod->phase == kPodRunning || pod->phase == kPodPending) {
       restarts += pod->total_restart_count();
@@ -76,7 +70,7 @@ std::optional<Request> base_request_for_pod(const views::PodView& pod) {
   const std::string* version = pod.annotation(keys::kJobVersion);
   const std::string* task = pod.annotation(keys::kTaskSpec);
   if (job_name == nullptr || version == nullptr || task == nullptr) return std::nullopt;
-  std::optional<std::int32_t> job_version = parse_int32(*version);
+  std::optional<std::int32_t> job_version = pod_job_version(pod);
   if (!job_version) return std::nullopt;
 
   Request req;

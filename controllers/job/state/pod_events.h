@@ -35,12 +35,14 @@ std::optional<Request> base_request_for_pod(const views::PodView& pod);
 PodEvent classify_pod_add(const views::PodView& pod);
 
 // The caller skips updates whose resourceVersion did not change, and updates its cache first:
-// job_pods are the job's cached pods AFTER the update (new_pod included). job may be null when the
+// job_pods are the job's pods AFTER the update (new_pod included) as job_pods() (job_pods.h)
+// gathers them, so that the pods we deleted carry a deletionTimestamp. job may be null when the
 // job is not cached. The order of spec job-controller.md §1.3: OutOfSync; PodFailed (with the first
 // container's exit code) on entering Failed; TaskCompleted on entering Succeeded when the task's
 // Succeeded pods reach its replicas; TaskFailed while Running/Pending when the task's restarts
 // reach maxRetry, overridden by PodRunning/PodPending on entering that phase; OutOfSync if marked,
-// above all.
+// above all. Unlike Volcano, the two task verdicts count only the pods counts_for_task() accepts
+// (state/current_pod.h): not terminating ones, nor unfinished ones of an older job version.
 PodEvent classify_pod_update(const views::PodView& old_pod, const views::PodView& new_pod,
                              const Job* job, const std::vector<views::PodViewPtr>& job_pods);
 

@@ -283,6 +283,58 @@ TEST(ClassifyPodUpdate, OutOfSyncAnnotationOverridesEverything) {
       "OutOfSync");
 }
 
+json deleting(json pod) {
+  pod["metadata"]["deletionTimestamp"] = "2026-01-01T00:00:00Z";
+  return pod;
+}
+
+json at_version(json pod, const std::string& version) {
+  pod["metadata"]["annotations"]["volcano.sh/job-version"] = version;
+  return pod;
+}
+
+// U6: job_pods() gives the pods we killed a deletionTimestamp while the cache still shows them
+// live; without the fix the first case is TaskCompleted and the second TaskFailed.
+TEST(ClassifyPodUpdate, TerminatingPodsCountTowardsNoTaskVerdict) {
+  Job job = job_with_task(2, 3);
+  json done = vcjob_pod("j-w-1", "Succeeded");
+  EXPECT_EQ(
+      update(vcjob_pod("j-w-1", "Running"), done, &job, {deleting(vcjob_pod("j-w-0", "Succeeded"))})
+          .event,
+      "OutOfSync");
+  json running = vcjob_pod("j-w-1", "Running");
+  EXPECT_EQ(
+      update(running, running, &job, {deleting(with_restarts(vcjob_pod("j-w-0", "Running"), 3))})
+          .event,
+      "OutOfSync");
+}
+
+// U6: a running pod of the version before a full kill is one the kill is removing; without the
+// fix its restarts fire TaskFailed again on the restarted job.
+TEST(ClassifyPodUpdate, UnfinishedPodsOfAnOlderJobVersionFailNoTask) {
+  Job job = job_with_task(2, 3);
+  job.status.version = 5;
+  json running = at_version(vcjob_pod("j-w-1", "Running"), "5");
+  EXPECT_EQ(update(running, running, &job, {with_restarts(vcjob_pod("j-w-0", "Running"), 3)}).event,
+            "OutOfSync");
+  EXPECT_EQ(update(running, running, &job,
+                   {at_version(with_restarts(vcjob_pod("j-w-0", "Running"), 3), "5")})
+                .event,
+            "TaskFailed");
+}
+
+// A Soft kill (Abort, Complete, Terminate) retains finished pods and a resumed job adopts them:
+// they still complete their task, as in Volcano.
+TEST(ClassifyPodUpdate, FinishedPodsOfAnOlderJobVersionStillCompleteTheirTask) {
+  Job job = job_with_task(2);
+  job.status.version = 5;
+  json done = at_version(vcjob_pod("j-w-1", "Succeeded"), "5");
+  EXPECT_EQ(update(at_version(vcjob_pod("j-w-1", "Running"), "5"), done, &job,
+                   {vcjob_pod("j-w-0", "Succeeded")})
+                .event,
+            "TaskCompleted");
+}
+
 // ---- PodGroup
 // ------------------------------------------------------------------------------------
 

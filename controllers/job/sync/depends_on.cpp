@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "controllers/job/state/current_pod.h"
 #include "controllers/job/sync/plan.h"
 
 namespace vc::controllers::job {
@@ -19,7 +20,10 @@ bool containers_ready(const views::PodView& pod) {
                      [](const views::ContainerStatusView& cs) { return cs.init || cs.ready; });
 }
 
-bool pod_ready(const views::PodView& pod) {
+// A terminating dependency pod (one we just killed included), or a running one left from the job
+// version before a restart, is on its way out: it opens no gate (current_pod.h).
+bool pod_ready(const Job& job, const views::PodView& pod) {
+  if (!counts_for_task(job, pod)) return false;
   if (pod.phase == "Succeeded") return true;
   return pod.phase == "Running" && containers_ready(pod);
 }
@@ -30,7 +34,7 @@ bool dependency_ready(const Job& job, const std::string& dependency, const PodLo
   std::int32_t ready = 0;
   for (std::int32_t index = 0; index < dep->replicas; ++index) {
     views::PodViewPtr pod = pod_of(job_pod_name(job.name, dep->name, index));
-    if (pod && pod_ready(*pod)) ++ready;
+    if (pod && pod_ready(job, *pod)) ++ready;
   }
   return ready >= *dep->min_available;
 }

@@ -13,7 +13,8 @@
 
 namespace vc::controllers::job {
 
-// Returns the cached pod of that name in the job's namespace, or null.
+// Returns the job's pod of that name (as job_pods() in job_pods.h gathers them: a pod we deleted
+// carries a deletionTimestamp), or null.
 using PodLookup = std::function<views::PodViewPtr(const std::string& pod_name)>;
 
 // True when task may create its pods: it has no dependsOn; or dependsOn.name has more than one
@@ -23,6 +24,9 @@ using PodLookup = std::function<views::PodViewPtr(const std::string& pod_name)>;
 // A missing pod is not counted. (Volcano also looks the job up when a pod is missing and calls
 // the dependency ready if the job is gone; the caller syncs a job it holds in its cache, so
 // that branch cannot happen here.)
+// Unlike Volcano, a pod counts_for_task() refuses (state/current_pod.h) is not counted either:
+// a terminating one (one we have just killed included), or an unfinished one of an older job
+// version.
 // A dependency naming no task of the job is ready: it has no minAvailable to wait for. (The
 // webhook rejects such jobs as "not a DAG"; Volcano's controller would index its task list with
 // -1 for one that got through.)

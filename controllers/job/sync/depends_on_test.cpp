@@ -108,5 +108,27 @@ TEST_F(DependsOnTest, EmptyDependencyListIsReady) {
   EXPECT_TRUE(ready({}, "all"));
 }
 
+// U5: the pod lookup is the job's pods as job_pods() gathers them, where a pod we killed carries a
+// deletionTimestamp; Volcano would count a terminating, ready pod (the assertion that fails
+// without the fix).
+TEST_F(DependsOnTest, TerminatingPodsAreNotCounted) {
+  add(PodBuilder(job, "a", 0, "Succeeded").deleting());
+  add(PodBuilder(job, "a", 1, "Running").container(true));
+  EXPECT_FALSE(ready({"a"}));
+  add(PodBuilder(job, "a", 0, "Succeeded"));
+  EXPECT_TRUE(ready({"a"}));
+}
+
+// U5: a running pod of the version before a full kill is being killed; a succeeded one was
+// retained by a Soft kill and is adopted, so it still counts.
+TEST_F(DependsOnTest, RunningPodsOfAnOlderJobVersionAreNotCountedButSucceededOnesAre) {
+  job.status.version = 2;  // PodBuilder's pods carry version 0
+  add(PodBuilder(job, "a", 0, "Succeeded"));
+  add(PodBuilder(job, "a", 1, "Running").container(true));
+  EXPECT_FALSE(ready({"a"}));
+  add(PodBuilder(job, "a", 1, "Running").container(true).annotate(keys::kJobVersion, "2"));
+  EXPECT_TRUE(ready({"a"}));
+}
+
 }  // namespace
 }  // namespace vc::controllers::job

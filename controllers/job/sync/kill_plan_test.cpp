@@ -11,13 +11,8 @@ namespace {
 
 using sync_test::make_job;
 using sync_test::make_task;
+using sync_test::names;
 using sync_test::PodBuilder;
-
-std::vector<std::string> names(const std::vector<views::PodViewPtr>& pods) {
-  std::vector<std::string> out;
-  for (const auto& p : pods) out.push_back(p->name);
-  return out;
-}
 
 // A running job with retries left: maxRetry 3, retryCount 0, version 4.
 Job running_job() {

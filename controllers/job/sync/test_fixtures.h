@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "controllers/job/model/job.h"
 #include "controllers/views/pod_view.h"
@@ -88,5 +89,12 @@ struct PodBuilder {
   views::PodViewPtr build() const { return pod; }
   operator views::PodViewPtr() const { return pod; }  // NOLINT: terse test tables
 };
+
+// The pods' names, in order.
+inline std::vector<std::string> names(const std::vector<views::PodViewPtr>& pods) {
+  std::vector<std::string> out;
+  for (const auto& p : pods) out.push_back(p->name);
+  return out;
+}
 
 }  // namespace vc::controllers::job::sync_test
