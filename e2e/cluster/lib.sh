@@ -28,6 +28,11 @@ CONTROLLERS_HEALTHZ_PORT=${CONTROLLERS_HEALTHZ_PORT:-21252}
 CONTROLLERS_METRICS_PORT=${CONTROLLERS_METRICS_PORT:-28081}
 SCHEDULER_HEALTHZ_PORT=${SCHEDULER_HEALTHZ_PORT:-21253}
 SCHEDULER_METRICS_PORT=${SCHEDULER_METRICS_PORT:-28080}
+# The lagging-cache mode: with CONTROLLER_WATCH_LAG set (a Go duration: 300ms, 2s), the process-mode
+# controller-manager reaches the API server through e2e/tests/cmd/lagproxy on this port, which
+# holds every watch stream back by that long (its lists, gets and writes pass at once).
+CONTROLLER_WATCH_LAG=${CONTROLLER_WATCH_LAG:-}
+LAG_PROXY_PORT=${LAG_PROXY_PORT:-26445}
 
 # The real node (REAL_NODE=1, the default): a kubelet on this machine with containerd, runc and
 # the bridge CNI from Debian, kube-proxy, and a registry on loopback that serves every image its

@@ -183,11 +183,16 @@ fi
 
 # ---------------------------------------------------------------- controller-manager
 controllers_running_impl=$(cat "$STATE_DIR/impl-controllers" 2>/dev/null || echo none)
+# The watch lag the running one was started under (lagging-cache mode; empty: none).
+controllers_running_lag=$(cat "$STATE_DIR/impl-controllers-lag" 2>/dev/null || true)
 if [ "$IMPL_CONTROLLERS" = chart ]; then
   stop controllers
+  stop lagproxy
   echo chart > "$STATE_DIR/impl-controllers"
-elif [ "$controllers_running_impl" != "$IMPL_CONTROLLERS" ] || { [ "$IMPL_CONTROLLERS" != none ] && ! alive controllers; }; then
+elif [ "$controllers_running_impl" != "$IMPL_CONTROLLERS" ] || [ "$controllers_running_lag" != "$CONTROLLER_WATCH_LAG" ] ||
+     { [ "$IMPL_CONTROLLERS" != none ] && ! alive controllers; }; then
   stop controllers
+  stop lagproxy
   # Each implementation runs under its own manifest's identity: Volcano's ClusterRole for the
   # reference, ours (manifests/controllers, see rbac.sh) for ours.
   case $IMPL_CONTROLLERS in
@@ -203,13 +208,16 @@ elif [ "$controllers_running_impl" != "$IMPL_CONTROLLERS" ] || { [ "$IMPL_CONTRO
     none) cm_bin= ;;
   esac
   if [ -n "$cm_bin" ]; then
-    start controllers "$cm_bin" --kubeconfig="$STATE_DIR/$cm_identity.kubeconfig" \
+    cm_kubeconfig=$STATE_DIR/$cm_identity.kubeconfig
+    [ -z "$CONTROLLER_WATCH_LAG" ] || cm_kubeconfig=$("$cluster_dir/lagproxy.sh" "$cm_identity")
+    start controllers "$cm_bin" --kubeconfig="$cm_kubeconfig" \
       --scheduler-name=volcano --leader-elect=false --worker-threads=3 \
       --enable-healthz=true --healthz-address=127.0.0.1:$CONTROLLERS_HEALTHZ_PORT \
       --enable-metrics=true --listen-address=127.0.0.1:$CONTROLLERS_METRICS_PORT --logtostderr -v=3 \
       "${cm_ours[@]}"
   fi
   echo "$IMPL_CONTROLLERS" > "$STATE_DIR/impl-controllers"
+  echo "$CONTROLLER_WATCH_LAG" > "$STATE_DIR/impl-controllers-lag"
 fi
 if [ "$IMPL_CONTROLLERS" = ours ] || [ "$IMPL_CONTROLLERS" = reference ]; then
   wait_until "the controller-manager healthz" 60 \

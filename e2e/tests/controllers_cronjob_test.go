@@ -210,3 +210,105 @@ func TestControllersCronJobForbidAndSuspend(t *testing.T) {
 		t.Errorf("suspended CronJob recorded SuccessfulCreate: %v", evs)
 	}
 }
+
+// TestControllersCronJobActiveListIsTheRunningJobs: under each concurrency policy, status.active
+// names exactly the CronJob's running Jobs, and the controller never reports its own Jobs stale
+// or orphaned. Replace deletes the running Job at the next minute's run and makes the new one;
+// Forbid skips the runs while its Job runs; Allow keeps both. The new Job of a run is recorded in
+// status.active at once, when the controller's Job cache may not have seen it yet: a controller
+// that trusted that cache over its own write dropped it as "no longer exists" (StaleReference)
+// and then called it orphaned (OrphanedJob), leaving status.active empty while the Job ran. Run
+// under the lagging-cache mode (make e2e-lag) this finds such a decision at once.
+func TestControllersCronJobActiveListIsTheRunningJobs(t *testing.T) {
+	f := framework.New(t, "e2e-ctl-cronact")
+	f.WaitQueueOpen("default")
+	policies := map[string]batchv1alpha1.ConcurrencyPolicy{
+		"replace": batchv1alpha1.ReplaceConcurrent,
+		"forbid":  batchv1alpha1.ForbidConcurrent,
+		"allow":   batchv1alpha1.AllowConcurrent,
+	}
+	made := map[string]*batchv1alpha1.CronJob{}
+	for name, policy := range policies {
+		cj, err := f.Volcano.BatchV1alpha1().CronJobs(f.Namespace).Create(f.T.Context(),
+			newCronJob(f.Namespace, name, policy, "10m"), metav1.CreateOptions{})
+		if err != nil {
+			t.Fatalf("create cronjob %s: %v", name, err)
+		}
+		made[name] = cj
+	}
+
+	// Each policy has acted on a second minute's run.
+	f.WaitFor("replace replaced its Job, forbid skipped a run, allow made a second Job", 3*time.Minute, func() (bool, string, error) {
+		var notes []string
+		done := true
+		for _, name := range []string{"replace", "forbid", "allow"} {
+			jobs, err := cronJobs(f, made[name])
+			if err != nil {
+				return false, "", err
+			}
+			reasons, err := cronEventReasons(f, name)
+			if err != nil {
+				return false, "", err
+			}
+			notes = append(notes, fmt.Sprintf("%s: jobs %s events %v", name, jobsSummary(jobs), reasons))
+			switch name {
+			case "replace":
+				done = done && reasons["ReplaceConcurrent"] >= 1 && reasons["SuccessfulCreate"] >= 2
+			case "forbid":
+				done = done && reasons["ForbidConcurrent"] >= 1
+			case "allow":
+				done = done && reasons["SuccessfulCreate"] >= 2
+			}
+		}
+		return done, strings.Join(notes, "; "), nil
+	})
+
+	// status.active settles on the running Jobs (a status write trails the Job it records).
+	for _, name := range []string{"replace", "forbid", "allow"} {
+		f.WaitFor("status.active of "+name+" is its running Jobs", 30*time.Second, func() (bool, string, error) {
+			jobs, err := cronJobs(f, made[name])
+			if err != nil {
+				return false, "", err
+			}
+			running := map[string]string{}
+			for _, j := range jobs {
+				if j.DeletionTimestamp == nil && j.Status.State.Phase != batchv1alpha1.Completed &&
+					j.Status.State.Phase != batchv1alpha1.Failed && j.Status.State.Phase != batchv1alpha1.Terminated {
+					running[string(j.UID)] = j.Name
+				}
+			}
+			got, err := f.Volcano.BatchV1alpha1().CronJobs(f.Namespace).Get(f.T.Context(), name, metav1.GetOptions{})
+			if err != nil {
+				return false, "", err
+			}
+			active := map[string]string{}
+			for _, ref := range got.Status.Active {
+				active[string(ref.UID)] = ref.Name
+			}
+			same := len(active) == len(running)
+			for uid := range running {
+				_, ok := active[uid]
+				same = same && ok
+			}
+			// Replace and Forbid run one Job at a time; Allow has made two by now (or a third).
+			count := len(running) == 1
+			if name == "allow" {
+				count = len(running) >= 2
+			}
+			return same && count, fmt.Sprintf("running %v, status.active %v", running, active), nil
+		})
+	}
+
+	for _, name := range []string{"replace", "forbid", "allow"} {
+		reasons, err := cronEventReasons(f, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if reasons["StaleReference"] != 0 || reasons["OrphanedJob"] != 0 {
+			t.Errorf("%s: the controller reported its own Jobs stale or orphaned: events %v", name, reasons)
+		}
+		if name == "replace" && reasons["SuccessfulDelete"] < 1 {
+			t.Errorf("replace: no SuccessfulDelete for the replaced Job: events %v", reasons)
+		}
+	}
+}
