@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The lagging-cache mode's proxy (e2e/tests/cmd/lagproxy): starts it in front of the API server with
-# every watch stream held back by $CONTROLLER_WATCH_LAG, writes a kubeconfig for IDENTITY (one of
-# rbac.sh's token kubeconfigs) that reaches the API server through it, and prints that
+# every watch stream held back by up to $CONTROLLER_WATCH_LAG (each stream its own draw between a
+# tenth of it and all of it, so that streams also lag each other; the proxy's log has the draws
+# and the seed, which $CONTROLLER_WATCH_LAG_SEED replays), writes a kubeconfig for IDENTITY (one
+# of rbac.sh's token kubeconfigs) that reaches the API server through it, and prints that
 # kubeconfig's path. up.sh calls it for the process-mode controller-manager.
 #
 # Usage: lagproxy.sh IDENTITY
@@ -24,7 +26,7 @@ stop lagproxy >&2
 start lagproxy "$bin" --listen=127.0.0.1:$LAG_PROXY_PORT \
   --upstream=https://$APISERVER_HOST:$APISERVER_PORT --ca="$PKI/ca.crt" \
   --tls-cert="$PKI/apiserver.crt" --tls-key="$PKI/apiserver.key" \
-  --watch-delay="$CONTROLLER_WATCH_LAG" >&2
+  --watch-delay="$CONTROLLER_WATCH_LAG" --seed="${CONTROLLER_WATCH_LAG_SEED:-0}" >&2
 # Any answer from the API server through it (401 without a token) shows it forwards.
 wait_until "the lag proxy to forward" 30 \
   curl -sS -o /dev/null --max-time 2 --cacert "$PKI/ca.crt" "https://127.0.0.1:$LAG_PROXY_PORT/readyz" >&2

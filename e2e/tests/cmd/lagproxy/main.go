@@ -10,9 +10,15 @@
 // API server; the controller's token travels in the Authorization header, as it would directly.
 //
 // Each watch response body is read as it arrives; every piece is handed to the client no sooner
-// than its arrival time plus the delay, in arrival order. The delay therefore shifts the stream in
-// time without piling up: a burst of events arrives delayed by the same amount, not one delay per
-// event.
+// than its arrival time plus the stream's delay, in arrival order. The delay therefore shifts the
+// stream in time without piling up: a burst of events arrives delayed by the same amount, not one
+// delay per event.
+//
+// Each stream draws its own delay between (1 - spread) x watch-delay and watch-delay. Streams of
+// different resources then lag by different amounts, as they do under load: a controller can see
+// the update of one object before the creation of another that happened earlier (a CronJob's
+// status naming a Job the Job cache has not seen yet). One delay for every stream would keep the
+// order between streams and hide exactly those races. The draws are logged with the stream's path.
 package main
 
 import (
@@ -23,6 +29,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"math/rand"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
@@ -30,6 +37,7 @@ import (
 	"os/signal"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -41,7 +49,9 @@ func main() {
 	keyFile := flag.String("tls-key", "", "serving key (PEM)")
 	upstream := flag.String("upstream", "", "the API server's URL (https://host:port)")
 	caFile := flag.String("ca", "", "CA bundle that verifies the API server")
-	delay := flag.Duration("watch-delay", 300*time.Millisecond, "how long each piece of a watch stream is held")
+	delay := flag.Duration("watch-delay", 300*time.Millisecond, "how long each piece of a watch stream is held, at most")
+	spread := flag.Float64("watch-delay-spread", 0.9, "each stream is held between (1 - spread) x watch-delay and watch-delay (0: all alike)")
+	seed := flag.Int64("seed", 0, "seed of the per-stream draws (0: from the clock)")
 	flag.Parse()
 	if *upstream == "" || *caFile == "" || *certFile == "" || *keyFile == "" {
 		fmt.Fprintln(os.Stderr, "lagproxy: --upstream, --ca, --tls-cert and --tls-key are required")
@@ -71,6 +81,20 @@ func main() {
 		fmt.Fprintln(os.Stderr, "lagproxy: --watch-delay must not be negative")
 		os.Exit(2)
 	}
+	if *spread < 0 || *spread > 1 {
+		fmt.Fprintln(os.Stderr, "lagproxy: --watch-delay-spread must be between 0 and 1")
+		os.Exit(2)
+	}
+	if *seed == 0 {
+		*seed = time.Now().UnixNano()
+	}
+	var drawMu sync.Mutex
+	draws := rand.New(rand.NewSource(*seed))
+	streamDelay := func() time.Duration {
+		drawMu.Lock()
+		defer drawMu.Unlock()
+		return time.Duration(float64(*delay) * (1 - *spread*draws.Float64()))
+	}
 
 	var watches, delayed atomic.Int64
 	proxy := httputil.NewSingleHostReverseProxy(target)
@@ -85,7 +109,9 @@ func main() {
 			return nil
 		}
 		watches.Add(1)
-		resp.Body = newLaggingBody(resp.Body, *delay, &delayed)
+		d := streamDelay()
+		log.Printf("lagproxy: watch %s held %s", resp.Request.URL.Path, d.Round(time.Millisecond))
+		resp.Body = newLaggingBody(resp.Body, d, &delayed)
 		return nil
 	}
 	proxy.ErrorLog = log.New(os.Stderr, "lagproxy: ", log.LstdFlags)
@@ -97,8 +123,8 @@ func main() {
 		os.Exit(1)
 	}
 	srv := &http.Server{Handler: proxy, ReadHeaderTimeout: 10 * time.Second}
-	log.Printf("lagproxy: listening on %s, forwarding to %s, watch streams delayed by %s",
-		ln.Addr(), target, *delay)
+	log.Printf("lagproxy: listening on %s, forwarding to %s, watch streams delayed by %s to %s (seed %d)",
+		ln.Addr(), target, time.Duration(float64(*delay)*(1-*spread)).Round(time.Millisecond), *delay, *seed)
 
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT)
