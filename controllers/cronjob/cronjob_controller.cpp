@@ -36,10 +36,6 @@ std::string schedule_text(const volcano::CronJob& cj) {
   return cj.spec.schedule;
 }
 
-// How soon a sync put off for a cache that has not seen our last status write tries again, should
-// the write's own watch event not wake it first.
-constexpr std::chrono::milliseconds kOwnWriteWait{1000};
-
 // Jobs by the UID of the CronJob that controls them, so that a sync visits its own Jobs: walking
 // the namespace's Jobs on every sync took a fifth of the controller's CPU at 500 CronJobs.
 constexpr const char* kCronJobOwnerIndex = "cronjob-owner-uid";
@@ -235,11 +231,11 @@ class CronJobController final : public Controller {
     if (own_writes_.cache_behind(key, cj->resource_version)) {
       VC_LOG_DEBUG("cronjob cache has not seen our status write yet", kv("cronjob", key),
                    kv("resource_version", cj->resource_version));
-      return ReconcileResult::requeue_after(kOwnWriteWait);
+      return ReconcileResult::requeue_after(kOwnWriteRetry);
     }
     const Plan plan = plan_sync(snapshot_of(*cj));
     const Outcome outcome = execute(plan, *cj, *client_, *recorder_);
-    if (outcome.status_written) own_writes_.wrote(key, cj->resource_version);
+    own_writes_.wrote(key, cj->resource_version, outcome.status_written);
     if (!outcome.error.empty()) return ReconcileResult::error(outcome.error);
     if (!outcome.requeue_after) return ReconcileResult::ok();
     VC_LOG_DEBUG("cronjob waits for its next run", kv("cronjob", key),

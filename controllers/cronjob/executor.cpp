@@ -28,12 +28,14 @@ class Run {
   Outcome go() {
     for (const Step& step : plan_.steps) {
       std::string error = std::visit([this](const auto& s) { return perform(s); }, step);
-      if (!error.empty()) return {std::move(error), std::nullopt};
+      if (!error.empty()) return {std::move(error), std::nullopt, ""};
     }
     if (changed_) {
-      if (std::string error = write_status(); !error.empty()) return {std::move(error), {}};
+      if (std::string error = write_status(); !error.empty()) {
+        return {std::move(error), std::nullopt, ""};
+      }
     }
-    return {"", requeue_, changed_};
+    return {"", requeue_, written_version_};
   }
 
  private:
@@ -241,6 +243,9 @@ class Run {
                        {"status", volcano::encode_cron_job_status(status_)}};
     auto r = client_.update_status(resources::cronjobs, cj_.namespace_, body);
     if (!r) return "updating status of CronJob " + cj_.key() + ": " + r.error().describe();
+    if (const auto meta = r->find("metadata"); meta != r->end() && meta->is_object()) {
+      written_version_ = meta->value("resourceVersion", "");
+    }
     return "";
   }
 
@@ -251,6 +256,7 @@ class Run {
   volcano::CronJobStatus status_;
   bool changed_;
   std::optional<std::chrono::milliseconds> requeue_;
+  std::string written_version_;  // of the status write, when there was one
 };
 
 }  // namespace

@@ -25,7 +25,7 @@ namespace vc::controllers::cronjob {
 struct Outcome {
   std::string error;  // "" on success
   std::optional<std::chrono::milliseconds> requeue_after;
-  bool status_written = false;  // the CronJob's status was updated (a new resourceVersion)
+  std::string status_written;  // the resourceVersion the status update returned; "" without one
 };
 
 Outcome execute(const Plan& plan, const CronJobView& cron_job, kube::Client& client,

@@ -73,8 +73,13 @@ int status_writes(const FakeApiServer& server) {
   return n;
 }
 
+// Status writes succeed and move the CronJob from version 7 to 8.
 void serve_status_writes(FakeApiServer& server) {
-  server.handle("PUT", kStatus, [](const Request& r) { return Response::json(200, r.json()); });
+  server.handle("PUT", kStatus, [](const Request& r) {
+    json stored = r.json();
+    stored["metadata"]["resourceVersion"] = "8";
+    return Response::json(200, stored);
+  });
 }
 
 // The case users met: the Job was created and recorded a moment ago; the Job cache lacks it.
@@ -90,7 +95,7 @@ TEST(CronJobExecutor, AnActiveJobTheCacheHasNotSeenYetStays) {
   const Outcome out =
       execute(plan_of(cj, {VerifyActive{ref("nightly-1", "u1")}}), cj, client, recorder);
   EXPECT_EQ(out.error, "");
-  EXPECT_FALSE(out.status_written);
+  EXPECT_EQ(out.status_written, "");
   EXPECT_EQ(status_writes(server), 0);
   EXPECT_TRUE(recorder.lines().empty());
 }
@@ -109,7 +114,7 @@ TEST(CronJobExecutor, AnActiveJobThatIsGoneOrReplacedIsDroppedAsStale) {
       plan_of(cj, {VerifyActive{ref("nightly-1", "u1")}, VerifyActive{ref("nightly-2", "u2")}}), cj,
       client, recorder);
   EXPECT_EQ(out.error, "");
-  EXPECT_TRUE(out.status_written);
+  EXPECT_EQ(out.status_written, "8");
   EXPECT_EQ(written_active(server), std::vector<std::string>{"keep"});
   EXPECT_EQ(recorder.lines(),
             (std::vector<std::string>{

@@ -72,7 +72,10 @@ Executor::Executor(kube::Client& client, kube::events::EventRecorder& recorder,
                    QueueMetrics& metrics, EnqueueFn enqueue)
     : client_(client), recorder_(recorder), metrics_(metrics), enqueue_(std::move(enqueue)) {}
 
-kube::Status Executor::execute(const Plan& plan) {
+kube::Status Executor::execute(const Plan& plan, Written* written) {
+  const auto note_write = [written](const std::string& queue, const json& reply) {
+    if (written != nullptr) (*written)[queue] = resource_version_of(reply);
+  };
   const std::string& name = plan.queue.name;
   // The queue's resourceVersion as of our last write: a patch in this plan moves it on, and a
   // later guarded write must not conflict with our own change.
@@ -85,6 +88,7 @@ kube::Status Executor::execute(const Plan& plan) {
           client_.patch(kQueues, "", name, kube::PatchType::Merge, default_parent_patch(rv).dump());
       if (!r) return r.error();
       rv = resource_version_of(*r);
+      note_write(name, *r);
       VC_LOG_INFO("defaulted queue parent", kv("queue", name), kv("parent", kRootQueue));
     } else if (const auto* p = std::get_if<step::PublishCounts>(&s)) {
       metrics_.set(name, p->counts);
@@ -102,6 +106,7 @@ kube::Status Executor::execute(const Plan& plan) {
         return r.error();
       }
       rv = resource_version_of(*r);
+      note_write(name, *r);
       VC_LOG_INFO("queue state changed", kv("queue", name), kv("from", p->from), kv("to", p->to));
       if (!p->success_reason.empty()) {
         recorder_.event(ref, EventType::Normal, p->success_reason, p->success_message);
@@ -111,6 +116,7 @@ kube::Status Executor::execute(const Plan& plan) {
                              closed_by_parent_patch(p->value).dump());
       if (!r) return with_prefix(r.error(), p->failure_prefix);
       if (p->queue == name) rv = resource_version_of(*r);
+      note_write(p->queue, *r);
       VC_LOG_DEBUG("annotated queue", kv("queue", p->queue), kv("closed_by_parent", p->value));
     } else if (const auto* p = std::get_if<step::RequireParentOpen>(&s)) {
       auto r = client_.get(kQueues, "", p->parent);

@@ -19,6 +19,7 @@
 // enqueue must be).
 
 #include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -45,9 +46,13 @@ class Executor {
   Executor(kube::Client& client, kube::events::EventRecorder& recorder, QueueMetrics& metrics,
            EnqueueFn enqueue);
 
+  // Queue name -> the resourceVersion the API server answered the last write of it with.
+  using Written = std::map<std::string, std::string>;
+
   // Performs plan.steps in order and returns the first failure; the steps after it are not
-  // performed (the request is retried and planned again from fresh caches).
-  kube::Status execute(const Plan& plan);
+  // performed (the request is retried and planned again from fresh caches). Each queue written
+  // (also before a failure) goes into *written, when given.
+  kube::Status execute(const Plan& plan, Written* written = nullptr);
 
   // Deletes the command, then enqueues request. NotFound: someone else handled or removed it;
   // success and nothing is enqueued (spec controller-manager.md §2.3). Any other failure is

@@ -19,6 +19,7 @@
 #include "common/kube/resource.h"
 #include "common/kube/workqueue/rate_limiting_queue.h"
 #include "common/log/log.h"
+#include "controllers/framework/own_writes.h"
 #include "controllers/framework/worker_loop.h"
 #include "controllers/queue/command.h"
 #include "controllers/queue/executor.h"
@@ -221,15 +222,47 @@ class QueueController final : public Controller {
     return s;
   }
 
+  // The queues of a snapshot, with the versions the cache holds: the one the request is about,
+  // its parent and its children.
+  static std::vector<std::pair<std::string, std::string>> versions_of(const Snapshot& s) {
+    std::vector<std::pair<std::string, std::string>> out{{s.queue.name, s.queue.resource_version}};
+    if (s.parent) out.emplace_back(s.parent->name, s.parent->resource_version);
+    for (const QueueInfo& c : s.children) out.emplace_back(c.name, c.resource_version);
+    return out;
+  }
+
+  // A request is planned from the queue, its parent and its children as cached. Right after our
+  // own write to one of them (another request's CLOSE marking the children, OPEN of the parent)
+  // the cache may still hold the version that write replaced: a plan from it would undo the
+  // write (close again a child just reopened, open again a queue just closed) or skip what it
+  // asked for. Such a request waits for the cache (own_writes.h).
   ReconcileResult sync_request(const Request& request) {
     std::optional<QueueInfo> queue = cached_queue(request.queue);
-    if (!queue) return ReconcileResult::ok();  // deleted meanwhile: nothing to do
-    const Plan plan = plan_request(request, snapshot_of(std::move(*queue)));
+    if (!queue) {  // deleted meanwhile: nothing to do
+      own_writes_.forget(request.queue);
+      return ReconcileResult::ok();
+    }
+    const Snapshot snapshot = snapshot_of(std::move(*queue));
+    const auto versions = versions_of(snapshot);
+    for (const auto& [name, version] : versions) {
+      if (own_writes_.cache_behind(name, version)) {
+        VC_LOG_DEBUG("queue cache has not seen our write yet", kv("queue", request.queue),
+                     kv("action", request.action), kv("behind", name));
+        return ReconcileResult::requeue_after(kOwnWriteRetry);
+      }
+    }
+    const Plan plan = plan_request(request, snapshot);
     if (log::v(4)) {
       VC_LOG_DEBUG("queue plan", kv("queue", request.queue), kv("action", request.action),
                    kv("steps", fmt::format("{}", fmt::join(describe(plan), "; "))));
     }
-    kube::Status status = executor_->execute(plan);
+    Executor::Written written;
+    kube::Status status = executor_->execute(plan, &written);
+    for (const auto& [name, version] : versions) {
+      if (const auto w = written.find(name); w != written.end()) {
+        own_writes_.wrote(name, version, w->second);
+      }
+    }
     if (status) return ReconcileResult::ok();
     return ReconcileResult::error(
         fmt::format("sync queue {} failed for {}, event is {}, action is {}", request.queue,
@@ -267,6 +300,7 @@ class QueueController final : public Controller {
   std::unique_ptr<RequestQueue> queue_work_;
   std::unique_ptr<CommandQueue> command_work_;  // null without QueueCommandSync
   std::unique_ptr<Executor> executor_;
+  OwnWrites own_writes_;
   Workers queue_workers_;
   Workers command_workers_;
 };

@@ -26,7 +26,8 @@ stop lagproxy >&2
 start lagproxy "$bin" --listen=127.0.0.1:$LAG_PROXY_PORT \
   --upstream=https://$APISERVER_HOST:$APISERVER_PORT --ca="$PKI/ca.crt" \
   --tls-cert="$PKI/apiserver.crt" --tls-key="$PKI/apiserver.key" \
-  --watch-delay="$CONTROLLER_WATCH_LAG" --seed="${CONTROLLER_WATCH_LAG_SEED:-0}" >&2
+  --watch-delay="$CONTROLLER_WATCH_LAG" --watch-delay-spread="${CONTROLLER_WATCH_LAG_SPREAD:-0.9}" \
+  --seed="${CONTROLLER_WATCH_LAG_SEED:-0}" >&2
 # Any answer from the API server through it (401 without a token) shows it forwards.
 wait_until "the lag proxy to forward" 30 \
   curl -sS -o /dev/null --max-time 2 --cacert "$PKI/ca.crt" "https://127.0.0.1:$LAG_PROXY_PORT/readyz" >&2
