@@ -17,6 +17,11 @@ down_on_exit_unless_running
 
 lags=${E2E_WATCH_LAGS:-}
 lag_tests=${E2E_LAG_TESTS:-^Test(Controllers|Job|Gang)}
+# Left out of the lagged passes: with --jobflow-probes its step c waits on a TCP probe of a kwok
+# pod's address, which is no address of this machine; a lagging cache lets the probe run while
+# the pod is Running, and one 2 s pass saw that connect succeed (to whatever answered for that
+# address), so step c started early. Its verdict is about the network, not the cache.
+lag_skip=${E2E_LAG_SKIP:-^TestControllersJobFlowRunsItsDag$}
 # A cluster kept up after lagged runs gets its controller-manager back without the lag.
 restore_unlagged() {
   if [ -n "${lags//none/}" ] && alive kube-apiserver; then
@@ -49,7 +54,7 @@ for lag in ${lags:-none}; do
   out=$LOGS/e2e-go-test${lag:+-lag-$lag}.out
   outs+=("$out")
   args=("$@")
-  [ -z "$lag" ] || args=(-run "$lag_tests" "$@")
+  [ -z "$lag" ] || args=(-run "$lag_tests" -skip "$lag_skip" "$@")
   log "running e2e (webhook=$IMPL_WEBHOOK controllers=$IMPL_CONTROLLERS${lag:+, watches $lag late})"
   start_s=$(date +%s)
   set +e
