@@ -16,6 +16,7 @@ for name in kube-scheduler kube-controller-manager kube-apiserver etcd; do
 done
 left=$(ls "$PIDS" 2>/dev/null || true)
 for f in $left; do stop "${f%.pid}"; done
+ip route del unreachable "$KWOK_POD_CIDR" 2>/dev/null || true
 apiserver_gate open  # an up.sh that failed before /readyz may have left it closed
 rm -rf "$STATE_DIR/etcd" "$STATE_DIR/pki" "$STATE_DIR/crds" "$PIDS" \
   "$STATE_DIR"/*.kubeconfig "$STATE_DIR"/impl-* "$STATE_DIR"/*.yaml "$STATE_DIR"/*.conf

@@ -57,6 +57,11 @@ NODE_DIR=$STATE_DIR/node
 CONTAINERD_SOCK=$NODE_DIR/run/containerd.sock  # the real node's containerd (node.sh)
 VC_CACHE=${VC_CACHE:-$HOME/.cache/vc-cpp}
 
+# kwok gives its pods addresses from this range. No host here has one, so the range is made
+# unreachable on this machine (up.sh): a client dialling a kwok pod (a JobFlow probe, say) gets an
+# immediate error instead of sending traffic out through the default route.
+KWOK_POD_CIDR=10.244.0.0/16
+
 CLUSTER_NODES=${CLUSTER_NODES:-4}
 NODE_CPU=${NODE_CPU:-8}
 NODE_MEMORY=${NODE_MEMORY:-32Gi}

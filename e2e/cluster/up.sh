@@ -26,6 +26,7 @@ mkdir -p "$STATE_DIR" "$LOGS" "$PIDS"
 NODE_NAME=$NODE_NAME POD_GATEWAY=$POD_GATEWAY "$repo/certs/gen-certs.sh" "$PKI"
 # The pod bridge first: the API server advertises its address on it to pods.
 "$cluster_dir/node.sh" network
+ip route replace unreachable "$KWOK_POD_CIDR" || die "cannot make $KWOK_POD_CIDR unreachable"
 
 # ---------------------------------------------------------------- etcd, apiserver, KCM
 if ! alive etcd; then
@@ -245,7 +246,7 @@ if ! alive kwok; then
   start kwok "$KWOK_BIN/kwok" --kubeconfig="$ADMIN_KUBECONFIG" \
     -c "$cluster_dir/kwok-stages.yaml" --manage-all-nodes=false \
     --manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake \
-    --cidr=10.244.0.0/16 --node-ip=127.0.0.1
+    --cidr="$KWOK_POD_CIDR" --node-ip=127.0.0.1
 fi
 "$cluster_dir/nodes.sh"
 # One attempt may have to look at many nodes (a benchmark adds dozens): give it room.
