@@ -17,11 +17,8 @@ down_on_exit_unless_running
 
 lags=${E2E_WATCH_LAGS:-}
 lag_tests=${E2E_LAG_TESTS:-^Test(Controllers|Job|Gang)}
-# Left out of the lagged passes: with --jobflow-probes its step c waits on a TCP probe of a kwok
-# pod's address, which is no address of this machine; a lagging cache lets the probe run while
-# the pod is Running, and one 2 s pass saw that connect succeed (to whatever answered for that
-# address), so step c started early. Its verdict is about the network, not the cache.
-lag_skip=${E2E_LAG_SKIP:-^TestControllersJobFlowRunsItsDag$}
+# Tests left out of the lagged passes (a go test -skip pattern; none by default).
+lag_skip=${E2E_LAG_SKIP:-}
 # A cluster kept up after lagged runs gets its controller-manager back without the lag.
 restore_unlagged() {
   if [ -n "${lags//none/}" ] && alive kube-apiserver; then
