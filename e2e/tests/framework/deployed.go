@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -92,67 +91,6 @@ func (c *Clients) LeaseHolder(ns, name string) (string, error) {
 		return "", nil
 	}
 	return *l.Spec.HolderIdentity, nil
-}
-
-// AdmissionStream sends a steady stream of admission requests (dry-run creates of a small
-// Volcano Job: /jobs/mutate and /jobs/validate, no object stored) and counts how many failed.
-// Start it before a disruption and Stop it after: a failed admission is what a user's
-// `kubectl apply` would have seen.
-type AdmissionStream struct {
-	cancel context.CancelFunc
-	done   chan struct{}
-
-	mu       sync.Mutex
-	sent     int
-	failures []string // "<time since start> <error>", in order
-}
-
-// StartAdmissionStream sends one dry-run create every interval from its own goroutine.
-func (f *Framework) StartAdmissionStream(interval time.Duration) *AdmissionStream {
-	c, cancel := context.WithCancel(context.Background())
-	s := &AdmissionStream{cancel: cancel, done: make(chan struct{})}
-	start := time.Now()
-	go func() {
-		defer close(s.done)
-		tick := time.NewTicker(interval)
-		defer tick.Stop()
-		for i := 0; ; i++ {
-			job := NewJob(f.Namespace, JobSpec{Name: fmt.Sprintf("stream-%d", i), MinAvailable: 1,
-				Tasks: []Task{{Name: "t", Replicas: 1, CPU: "10m"}}})
-			_, err := f.Volcano.BatchV1alpha1().Jobs(f.Namespace).Create(c, job, DryRunCreate())
-			if c.Err() != nil {
-				return // cancelled mid-call: neither a success nor a failure
-			}
-			s.mu.Lock()
-			s.sent++
-			if err != nil {
-				s.failures = append(s.failures, fmt.Sprintf("+%v %v", time.Since(start).Round(time.Millisecond), err))
-			}
-			s.mu.Unlock()
-			select {
-			case <-c.Done():
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	return s
-}
-
-// Stop ends the stream and returns how many requests completed and the failures among them.
-func (s *AdmissionStream) Stop() (sent int, failures []string) {
-	s.cancel()
-	<-s.done
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.sent, append([]string(nil), s.failures...)
-}
-
-// Sent is the number of requests completed so far.
-func (s *AdmissionStream) Sent() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.sent
 }
 
 // InstallScript runs e2e/cluster/install.sh with extra environment (e.g. IMPL_IMAGES=reference)
