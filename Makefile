@@ -72,8 +72,10 @@ test:
 	  E2E_WATCH_LAGS="$(E2E_TEST_LAGS)"; rc=$$?; wait; exit $$rc
 
 # The process-mode suite's passes in `make test`: as usual, then the controller tests in the
-# lagging-cache mode with the controller-manager's watches 300 ms and 2 s late (e2e/run-e2e.sh).
-E2E_TEST_LAGS ?= none 300ms 2s
+# lagging-cache mode with the controller-manager's watches up to 2 s late (e2e/run-e2e.sh). Each
+# watch stream draws its delay between 0.2 s and 2 s, so short lags are met too; `make e2e-lag`
+# adds the 300 ms pass (CI's budget has no room for both in `make test`).
+E2E_TEST_LAGS ?= none 2s
 
 GO_DOWNLOAD = mkdir -p $(BUILD_DIR) && e2e/cluster/build-binaries.sh --download \
   > $(BUILD_DIR)/go-download.log 2>&1 || echo "module download failed: see $(BUILD_DIR)/go-download.log"
