@@ -30,6 +30,9 @@ struct DecodeRejection {
   // Why the transform rejected it, as the decoder said: naming the field when the decoder
   // does ("status.runningDuration: time: invalid duration \"soon\"").
   std::string error;
+  // The version the informer still serves (its last decoded one); "" when it never decoded one.
+  // Set by the informer when it reports the rejection.
+  std::string cached_resource_version;
 
   std::string key() const;
 };

@@ -206,7 +206,7 @@ void Informer::reject(DecodeRejection rejection) {
     std::lock_guard ingest(ingest_mu_);
     fresh = mark_undecodable_locked(rejection);
   }
-  if (fresh) report(rejection);
+  if (fresh) report(std::move(rejection));
 }
 
 bool Informer::mark_undecodable_locked(const DecodeRejection& rejection) {
@@ -217,14 +217,17 @@ bool Informer::mark_undecodable_locked(const DecodeRejection& rejection) {
   return true;
 }
 
-void Informer::report(const DecodeRejection& rejection) const {
+void Informer::report(DecodeRejection rejection) const {
   record_decode_rejection(rejection.resource);
-  const ObjectPtr kept = store_.get(rejection.key());
+  if (const ObjectPtr kept = store_.get(rejection.key())) {
+    rejection.cached_resource_version = kept->resource_version;
+  }
   spdlog::warn(
       "informer cannot decode object, keeping it as undecodable resource={} object={} "
       "resourceVersion={} cached_resourceVersion={} error=\"{}\"",
       resource_.qualified(), rejection.key(), rejection.resource_version,
-      kept ? kept->resource_version : "none", rejection.error);
+      rejection.cached_resource_version.empty() ? "none" : rejection.cached_resource_version,
+      rejection.error);
   if (!options_.on_decode_rejection) return;
   try {
     options_.on_decode_rejection(rejection);

@@ -149,7 +149,7 @@ class Informer : private ReflectorSink {
   // Marks rejection's object undecodable; true when this version was not reported before.
   bool mark_undecodable_locked(const DecodeRejection& rejection);
   // Counts, logs and hands on one newly rejected object version; no lock held.
-  void report(const DecodeRejection& rejection) const;
+  void report(DecodeRejection rejection) const;
 
   void push_locked(Notification::Kind kind, ObjectPtr old_obj, ObjectPtr new_obj);
   // On the reflector thread, no lock held: delivers what is pending right here unless the

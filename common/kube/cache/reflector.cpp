@@ -263,8 +263,8 @@ ObjectPtr Reflector::transform(json&& object, DecodeRejection* rejected) {
   // A rejected object with a name goes to the caller (who logs it); one without is dropped here.
   auto reject = [&](std::string error) -> ObjectPtr {
     if (rejected == nullptr || r.name.empty()) {
-      spdlog::error("reflector cannot cache object resource=\"{}\" object={} error=\"{}\"",
-                    what_, r.key(), error);
+      spdlog::error("reflector cannot cache object resource=\"{}\" object={} error=\"{}\"", what_,
+                    r.key(), error);
       return nullptr;
     }
     r.resource = resource_.qualified();
