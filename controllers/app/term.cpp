@@ -3,6 +3,7 @@
 #include <exception>
 
 #include "common/log/log.h"
+#include "controllers/framework/decode_events.h"
 
 namespace vc::controllers::app {
 
@@ -17,11 +18,15 @@ Term::~Term() {
 }
 
 bool Term::start(std::stop_token stop) {
-  informers_ = std::make_unique<kube::cache::SharedInformerFactory>(client_);
   kube::events::RecorderOptions ro;
   ro.source.component = kComponent;
   ro.stop_drain_timeout = settings_.event_drain;
   recorder_ = std::make_unique<kube::events::AsyncEventRecorder>(client_, ro);
+  // Objects the informers cannot decode get a Warning event; stop() stops the informers before
+  // the recorder, so the sink never outlives it.
+  kube::cache::SharedInformerFactoryOptions fo;
+  fo.on_decode_rejection = decode_rejection_events(*recorder_);
+  informers_ = std::make_unique<kube::cache::SharedInformerFactory>(client_, std::move(fo));
   context_ = std::make_unique<ControllerContext>(
       ControllerContext{client_, *informers_, *recorder_, options_});
 

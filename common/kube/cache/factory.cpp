@@ -3,7 +3,7 @@
 namespace vc::kube::cache {
 
 SharedInformerFactory::SharedInformerFactory(Client& client, SharedInformerFactoryOptions options)
-    : client_(client), options_(options) {}
+    : client_(client), options_(std::move(options)) {}
 
 SharedInformerFactory::~SharedInformerFactory() {
   stop();
@@ -26,6 +26,7 @@ std::shared_ptr<Informer> SharedInformerFactory::informer(const Resource& resour
     o.resync_period = options_.resync_period;
     o.page_size = options_.page_size;
     o.backoff = options_.backoff;
+    o.on_decode_rejection = options_.on_decode_rejection;
     slot = std::make_shared<Informer>(client_, resource, std::move(o));
   }
   return slot;

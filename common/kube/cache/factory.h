@@ -37,6 +37,8 @@ struct SharedInformerFactoryOptions {
   std::chrono::milliseconds resync_period{0};
   int64_t page_size = 500;
   BackoffOptions backoff;
+  // Given to every informer (InformerOptions::on_decode_rejection); null = log and count only.
+  DecodeRejectionSink on_decode_rejection;
 };
 
 class SharedInformerFactory {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include <spdlog/spdlog.h>
 
@@ -135,29 +136,47 @@ void Informer::push_locked(Notification::Kind kind, ObjectPtr old_obj, ObjectPtr
   pending_.push_back({kind, std::move(old_obj), std::move(new_obj), 0, next_handler_id_ - 1});
 }
 
-void Informer::replace(std::vector<ObjectPtr> objects, const std::string&) {
-  std::lock_guard ingest(ingest_mu_);
-  std::vector<StoreChange> changes = store_.replace(std::move(objects));
-  std::lock_guard dist(dist_mu_);
-  for (auto& c : changes) {
-    if (!c.old_obj) {
-      push_locked(Notification::Kind::Add, nullptr, std::move(c.new_obj));
-    } else if (!c.new_obj) {
-      push_locked(Notification::Kind::Delete, nullptr, std::move(c.old_obj));
-    } else {
-      push_locked(Notification::Kind::Update, std::move(c.old_obj), std::move(c.new_obj));
+void Informer::replace(std::vector<ObjectPtr> objects, const std::string&,
+                       std::vector<DecodeRejection> rejected) {
+  std::vector<const DecodeRejection*> fresh;  // versions not reported before
+  {
+    std::lock_guard ingest(ingest_mu_);
+    // The list is the whole collection: an object it holds decoded is no longer undecodable,
+    // and one it does not hold at all is gone.
+    const std::map<std::string, std::string> before = std::exchange(undecodable_, {});
+    for (const DecodeRejection& r : rejected) {
+      std::string key = r.key();
+      // The object exists: its last decoded version stays cached rather than be deleted.
+      if (ObjectPtr last = store_.get(key)) objects.push_back(std::move(last));
+      auto seen = before.find(key);
+      if (seen == before.end() || seen->second != r.resource_version) fresh.push_back(&r);
+      undecodable_.insert_or_assign(std::move(key), r.resource_version);
     }
+    std::vector<StoreChange> changes = store_.replace(std::move(objects));
+    std::lock_guard dist(dist_mu_);
+    for (auto& c : changes) {
+      if (!c.old_obj) {
+        push_locked(Notification::Kind::Add, nullptr, std::move(c.new_obj));
+      } else if (!c.new_obj) {
+        push_locked(Notification::Kind::Delete, nullptr, std::move(c.old_obj));
+      } else {
+        push_locked(Notification::Kind::Update, std::move(c.old_obj), std::move(c.new_obj));
+      }
+    }
+    if (!synced_queued_) {
+      push_locked(Notification::Kind::Synced, nullptr, nullptr);
+      synced_queued_ = true;
+    }
+    dist_cv_.notify_one();
   }
-  if (!synced_queued_) {
-    push_locked(Notification::Kind::Synced, nullptr, nullptr);
-    synced_queued_ = true;
-  }
-  dist_cv_.notify_one();
+  for (const DecodeRejection* r : fresh) report(*r);
 }
 
 void Informer::apply(WatchEvent::Type type, ObjectPtr obj) {
   {
     std::lock_guard ingest(ingest_mu_);
+    // This version decoded (or the object is gone): it is undecodable no more.
+    if (!undecodable_.empty()) undecodable_.erase(obj->key());
     if (type == WatchEvent::Type::Deleted) {
       if (!store_.remove(obj->key())) {
         // Never added, so handlers must not hear of its deletion either.
@@ -178,6 +197,57 @@ void Informer::apply(WatchEvent::Type type, ObjectPtr obj) {
     }
   }
   deliver_here();
+}
+
+void Informer::reject(DecodeRejection rejection) {
+  bool fresh = false;
+  {
+    // The store and the handlers are left alone: see the header.
+    std::lock_guard ingest(ingest_mu_);
+    fresh = mark_undecodable_locked(rejection);
+  }
+  if (fresh) report(std::move(rejection));
+}
+
+bool Informer::mark_undecodable_locked(const DecodeRejection& rejection) {
+  auto [it, inserted] = undecodable_.try_emplace(rejection.key(), rejection.resource_version);
+  if (inserted) return true;
+  if (it->second == rejection.resource_version) return false;
+  it->second = rejection.resource_version;
+  return true;
+}
+
+void Informer::report(DecodeRejection rejection) const {
+  record_decode_rejection(rejection.resource);
+  if (const ObjectPtr kept = store_.get(rejection.key())) {
+    rejection.cached_resource_version = kept->resource_version;
+  }
+  spdlog::warn(
+      "informer cannot decode object, keeping it as undecodable resource={} object={} "
+      "resourceVersion={} cached_resourceVersion={} error=\"{}\"",
+      resource_.qualified(), rejection.key(), rejection.resource_version,
+      rejection.cached_resource_version.empty() ? "none" : rejection.cached_resource_version,
+      rejection.error);
+  if (!options_.on_decode_rejection) return;
+  try {
+    options_.on_decode_rejection(rejection);
+  } catch (const std::exception& e) {
+    spdlog::error("informer decode rejection sink threw resource={} object={} error=\"{}\"",
+                  resource_.qualified(), rejection.key(), e.what());
+  }
+}
+
+bool Informer::undecodable(const std::string& key) const {
+  std::lock_guard ingest(ingest_mu_);
+  return undecodable_.contains(key);
+}
+
+std::vector<std::string> Informer::undecodable_keys() const {
+  std::lock_guard ingest(ingest_mu_);
+  std::vector<std::string> out;
+  out.reserve(undecodable_.size());
+  for (const auto& [key, rv] : undecodable_) out.push_back(key);
+  return out;
 }
 
 void Informer::deliver_here() {
@@ -212,6 +282,7 @@ void Informer::deliver_pending(std::unique_lock<std::mutex>& delivering, std::st
 
 void Informer::remove(const std::string& key) {
   std::lock_guard ingest(ingest_mu_);
+  undecodable_.erase(key);
   ObjectPtr old = store_.remove(key);
   if (!old) return;
   spdlog::warn("informer deleting object with its last cached state resource={} object={}",

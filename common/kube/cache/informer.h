@@ -23,6 +23,19 @@
 // on_update. A periodic resync (when resync_period > 0) calls on_update(obj, obj) for every
 // cached object; equal old and new mean "nothing changed, check again".
 //
+// Objects the transform cannot decode (a field of the wrong type, CRD version skew) exist in the
+// cluster all the same, so they are never reported deleted: whether rejected on an Added or
+// Modified event or in a relist, the object stays known as undecodable (undecodable(key)) and
+// the store keeps its last decoded version, if it ever had one. Handlers hear nothing of the
+// rejection: a delete would be false (the Job controller would forget a running Job), and an
+// update could only repeat the last decoded object, which the store still serves to anyone who
+// reads it - the controllers keep acting on what they last understood, as they would while a
+// watch is down. When a later version decodes, handlers get an update from the last decoded
+// version (or an add, if there was none); when the object is really deleted (a Deleted event,
+// or a relist without it), a delete with the last decoded version (or nothing, if there was
+// none). Each rejected object version is reported once - counted, logged and handed to
+// InformerOptions::on_decode_rejection - however often relists see it again.
+//
 // has_synced() becomes true once the first complete list is in the store and its events have
 // been delivered to the handlers registered so far. A handler registered later is synced
 // (handler_synced) once its synthetic adds have been delivered: a controller that joins a running
@@ -46,6 +59,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/kube/cache/decode_rejection.h"
 #include "common/kube/cache/object.h"
 #include "common/kube/cache/reflector.h"
 #include "common/kube/cache/store.h"
@@ -72,6 +86,8 @@ struct InformerOptions {
   int64_t page_size = 500;
   BackoffOptions backoff;
   std::chrono::milliseconds healthy_after{std::chrono::minutes(2)};
+  // Told about each object version the transform rejects (see above); null = log and count only.
+  DecodeRejectionSink on_decode_rejection;
 };
 
 class Informer : private ReflectorSink {
@@ -108,6 +124,10 @@ class Informer : private ReflectorSink {
   const Resource& resource() const { return resource_; }
   const InformerOptions& options() const { return options_; }
   std::string last_resource_version() const { return reflector_.last_resource_version(); }
+  // Whether the newest version seen of the object with this key could not be decoded (the
+  // store then holds its last decoded version, or nothing).
+  bool undecodable(const std::string& key) const;
+  std::vector<std::string> undecodable_keys() const;
 
  private:
   struct Notification {
@@ -120,9 +140,16 @@ class Informer : private ReflectorSink {
   using Handlers = std::map<HandlerId, EventHandler>;
 
   // ReflectorSink, called on the reflector thread.
-  void replace(std::vector<ObjectPtr> objects, const std::string& resource_version) override;
+  void replace(std::vector<ObjectPtr> objects, const std::string& resource_version,
+               std::vector<DecodeRejection> rejected) override;
   void apply(WatchEvent::Type type, ObjectPtr obj) override;
+  void reject(DecodeRejection rejection) override;
   void remove(const std::string& key) override;
+
+  // Marks rejection's object undecodable; true when this version was not reported before.
+  bool mark_undecodable_locked(const DecodeRejection& rejection);
+  // Counts, logs and hands on one newly rejected object version; no lock held.
+  void report(DecodeRejection rejection) const;
 
   void push_locked(Notification::Kind kind, ObjectPtr old_obj, ObjectPtr new_obj);
   // On the reflector thread, no lock held: delivers what is pending right here unless the
@@ -144,8 +171,11 @@ class Informer : private ReflectorSink {
   // Held while a change is applied to the store and queued for the handlers, while a late
   // handler's snapshot is taken, and while a resync is queued: so that the queue order matches
   // the store's history. Lock order: ingest_mu_, then dist_mu_ (the store's lock is innermost).
-  std::mutex ingest_mu_;
+  mutable std::mutex ingest_mu_;
   bool synced_queued_ = false;  // guarded by ingest_mu_
+  // Key -> resourceVersion of the newest version seen, for objects whose newest version could
+  // not be decoded. Guarded by ingest_mu_.
+  std::map<std::string, std::string> undecodable_;
 
   // Held by whichever thread dispatches to handlers (the reflector for its own watch events,
   // else the distribution thread), so events reach handlers one at a time and in order. Lock

@@ -105,12 +105,18 @@ Status Reflector::list_and_replace(std::stop_token stop) {
   page_options.field_selector = options_.field_selector;
   page_options.limit = options_.page_size;
   std::vector<ObjectPtr> objects;
+  std::vector<DecodeRejection> rejected;
   std::string rv;
   int pages = 0;
   while (true) {
     // Items are transformed as they are parsed, so a page never exists as one whole JSON tree.
     auto page = client_.list_each(resource_, options_.namespace_, page_options, [&](json&& item) {
-      if (ObjectPtr obj = transform(std::move(item))) objects.push_back(std::move(obj));
+      DecodeRejection rejection;
+      if (ObjectPtr obj = transform(std::move(item), &rejection)) {
+        objects.push_back(std::move(obj));
+      } else if (!rejection.name.empty()) {
+        rejected.push_back(std::move(rejection));
+      }
     });
     if (!page.ok()) {
       if (page.is(ErrorKind::Gone) && !page_options.continue_token.empty()) {
@@ -136,12 +142,13 @@ Status Reflector::list_and_replace(std::stop_token stop) {
         "the newest version",
         what_);
   }
-  spdlog::info("reflector listed resource=\"{}\" objects={} pages={} resourceVersion={}", what_,
-               objects.size(), pages, rv);
+  spdlog::info(
+      "reflector listed resource=\"{}\" objects={} undecodable={} pages={} resourceVersion={}",
+      what_, objects.size(), rejected.size(), pages, rv);
   // The version is recorded before the sink hears of the list, so anyone who has seen a change
   // finds last_resource_version() at or past it.
   set_resource_version(rv);
-  sink_.replace(std::move(objects), rv);
+  sink_.replace(std::move(objects), rv, std::move(rejected));
   // The list holds every version written before it; those the watch would have delivered are
   // not coming any more.
   if (options_.written) options_.written->clear();
@@ -207,7 +214,12 @@ Reflector::WatchEnd Reflector::watch(std::stop_token stop) {
         sink_.remove(key);
       }
     } else if (event.type != WatchEvent::Type::Bookmark) {
-      if (ObjectPtr obj = transform(std::move(event.object))) sink_.apply(event.type, obj);
+      DecodeRejection rejection;
+      if (ObjectPtr obj = transform(std::move(event.object), &rejection)) {
+        sink_.apply(event.type, obj);
+      } else if (!rejection.name.empty()) {
+        sink_.reject(std::move(rejection));
+      }
     }
   };
   Status st =
@@ -231,7 +243,7 @@ Reflector::WatchEnd Reflector::watch(std::stop_token stop) {
   return WatchEnd::Failed;
 }
 
-ObjectPtr Reflector::transform(json&& object) {
+ObjectPtr Reflector::transform(json&& object, DecodeRejection* rejected) {
   if (!object.is_object()) {
     spdlog::error("reflector dropping a non-object item resource=\"{}\"", what_);
     return nullptr;
@@ -240,8 +252,28 @@ ObjectPtr Reflector::transform(json&& object) {
   // they came from a list or a watch.
   if (!object.contains("kind")) object["kind"] = resource_.kind;
   if (!object.contains("apiVersion")) object["apiVersion"] = resource_.api_version();
-  const std::string key =
-      object_key(metadata_string(object, "namespace"), metadata_string(object, "name"));
+  // What a rejection says about the object, read before the transform may consume it.
+  DecodeRejection r;
+  r.namespace_ = metadata_string(object, "namespace");
+  r.name = metadata_string(object, "name");
+  if (rejected != nullptr) {
+    r.uid = metadata_string(object, "uid");
+    r.resource_version = metadata_string(object, "resourceVersion");
+  }
+  // A rejected object with a name goes to the caller (who logs it); one without is dropped here.
+  auto reject = [&](std::string error) -> ObjectPtr {
+    if (rejected == nullptr || r.name.empty()) {
+      spdlog::error("reflector cannot cache object resource=\"{}\" object={} error=\"{}\"", what_,
+                    r.key(), error);
+      return nullptr;
+    }
+    r.resource = resource_.qualified();
+    r.kind = resource_.kind;
+    r.api_version = resource_.api_version();
+    r.error = std::move(error);
+    *rejected = std::move(r);
+    return nullptr;
+  };
   try {
     ObjectPtr obj = options_.transform ? options_.transform(std::move(object))
                                        : json_transform(std::move(object));
@@ -249,17 +281,14 @@ ObjectPtr Reflector::transform(json&& object) {
     // without the destructor's heap stack (common/json/release.h): 4.5 % fewer instructions per
     // pod event (callgrind, BM_PodEventToView in controllers/views/views_bench.cpp).
     fastjson::release(object);
-    if (!obj) {
-      spdlog::error("reflector transform rejected object resource=\"{}\" object={}", what_, key);
-    } else if (obj->name.empty()) {
+    if (!obj) return reject("the transform rejected the object");
+    if (obj->name.empty()) {
       spdlog::error("reflector dropping object without a name resource=\"{}\"", what_);
       return nullptr;
     }
     return obj;
   } catch (const std::exception& e) {
-    spdlog::error("reflector cannot cache object resource=\"{}\" object={} error=\"{}\"", what_,
-                  key, e.what());
-    return nullptr;
+    return reject(e.what());
   }
 }
 

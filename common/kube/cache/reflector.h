@@ -15,6 +15,11 @@
 // reset once a watch has stayed up for a healthy period; a cleanly ended, healthy watch resumes
 // at once.
 //
+// An object the transform cannot decode (it throws or returns null) is handed to the sink as a
+// DecodeRejection - from a list with the complete collection, from a watch on its own - so that
+// the sink can keep it known instead of treating it as gone (see Informer). Only an object
+// without a name, which cannot be keyed, is dropped with a log line.
+//
 // Threads: run() blocks the calling thread (the informer's reflector thread) until stop is
 // requested, which ends an open watch promptly. The sink is called on that thread only.
 // last_resource_version() may be called from any thread.
@@ -27,6 +32,7 @@
 #include <vector>
 
 #include "common/kube/cache/backoff.h"
+#include "common/kube/cache/decode_rejection.h"
 #include "common/kube/cache/object.h"
 #include "common/kube/cache/written_objects.h"
 #include "common/kube/client.h"
@@ -37,10 +43,15 @@ namespace vc::kube::cache {
 class ReflectorSink {
  public:
   virtual ~ReflectorSink() = default;
-  // The complete collection as of resource_version (after the first list and every relist).
-  virtual void replace(std::vector<ObjectPtr> objects, const std::string& resource_version) = 0;
+  // The complete collection as of resource_version (after the first list and every relist):
+  // objects decoded, and rejected those the transform could not decode, which exist all the
+  // same.
+  virtual void replace(std::vector<ObjectPtr> objects, const std::string& resource_version,
+                       std::vector<DecodeRejection> rejected) = 0;
   // One watch event: Added, Modified or Deleted (for Deleted, obj is the final state).
   virtual void apply(WatchEvent::Type type, ObjectPtr obj) = 0;
+  // An Added or Modified watch event whose object the transform could not decode.
+  virtual void reject(DecodeRejection rejection) = 0;
   // A deletion whose final state could not be transformed: the sink forgets key all the same.
   virtual void remove(const std::string& key) = 0;
 };
@@ -78,8 +89,9 @@ class Reflector {
 
   Status list_and_replace(std::stop_token stop);
   WatchEnd watch(std::stop_token stop);
-  // Transforms one object; null (after logging why) when it cannot be cached.
-  ObjectPtr transform(nlohmann::json&& object);
+  // Transforms one object. Null when it cannot be cached: then *rejected (if given) describes it
+  // when it has a name, and its name is empty when it has none (logged and dropped).
+  ObjectPtr transform(nlohmann::json&& object, DecodeRejection* rejected = nullptr);
   void set_resource_version(std::string rv);
   // Sleeps the next backoff delay; false if stop was requested meanwhile.
   bool wait_backoff(std::stop_token stop);
