@@ -30,12 +30,12 @@ const jobDecodeRejections = `vc_cpp_decode_rejections_total{resource="jobs.batch
 var jobsRelistedUndecodable = regexp.MustCompile(
 	`reflector listed resource=\\?"jobs\.batch\.volcano\.sh\\?" objects=\d+ undecodable=[1-9]`)
 
-// TestControllersDecodeRejectionKeepsJob. The value that gets through the API server but not
+// TestFaultDecodeRejectionKeepsJob. The value that gets through the API server but not
 // through our decoder: status.runningDuration, which Volcano's Job CRD types only as a string,
 // set through the status subresource (which no admission webhook of ours sees) to "soon", which
 // is not a Go duration. The Go clientset cannot decode that Job either, so the test reads and
 // patches it raw while it is bad.
-func TestControllersDecodeRejectionKeepsJob(t *testing.T) {
+func TestFaultDecodeRejectionKeepsJob(t *testing.T) {
 	if framework.ControllersImpl() == "reference" {
 		t.Skip("vc_cpp_decode_rejections_total and the DecodeFailed event are vc-cpp's")
 	}
