@@ -20,7 +20,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-// Readiness tolerates this much scheduling delay of the prober thread on top of a dial's worst case.
+// Readiness tolerates this much scheduling delay of the prober thread on top of a dial's worst
+// case.
 constexpr milliseconds kSlack{1000};
 
 class Fd {
@@ -83,7 +84,9 @@ void ProbeHistory::record(bool ok, Clock::time_point now) {
   if (ok) last_ok_at_ = now;
 }
 
-void ProbeHistory::stopped() { running_ = false; }
+void ProbeHistory::stopped() {
+  running_ = false;
+}
 
 bool ProbeHistory::ready(Clock::time_point now) const {
   if (!running_ || !last_finished_ || !last_ok_) return false;
@@ -116,7 +119,8 @@ api::Status dial_admission(const std::string& host, std::uint16_t port, millisec
   Fd fd(::socket(found->ai_family, found->ai_socktype | SOCK_CLOEXEC, found->ai_protocol));
   if (fd.get() < 0) return api::Unexpected{std::string("socket: ") + std::strerror(errno)};
   // A blocking connect honours SO_SNDTIMEO on Linux.
-  if (!bound_by(fd.get(), deadline) || ::connect(fd.get(), found->ai_addr, found->ai_addrlen) != 0) {
+  if (!bound_by(fd.get(), deadline) ||
+      ::connect(fd.get(), found->ai_addr, found->ai_addrlen) != 0) {
     return api::Unexpected{std::string("connect: ") +
                            (errno == EINPROGRESS ? "timed out" : std::strerror(errno))};
   }
@@ -154,7 +158,9 @@ api::Status dial_admission(const std::string& host, std::uint16_t port, millisec
 AdmissionProbe::AdmissionProbe(std::string host, std::uint16_t port, AdmissionProbeOptions options)
     : host_(std::move(host)), port_(port), options_(options), history_(options) {}
 
-AdmissionProbe::~AdmissionProbe() { stop(); }
+AdmissionProbe::~AdmissionProbe() {
+  stop();
+}
 
 void AdmissionProbe::start() {
   if (thread_.joinable()) return;

@@ -29,8 +29,8 @@
 namespace vc::webhook::app {
 
 struct AdmissionProbeOptions {
-  std::chrono::milliseconds interval{1000};       // --self-probe-interval
-  std::chrono::milliseconds timeout{1000};        // --self-probe-timeout
+  std::chrono::milliseconds interval{1000};        // --self-probe-interval
+  std::chrono::milliseconds timeout{1000};         // --self-probe-timeout
   std::chrono::milliseconds stall_timeout{20000};  // --admission-stall-timeout
 };
 

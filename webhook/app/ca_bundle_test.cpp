@@ -68,8 +68,8 @@ const std::string kNew = pem("TkVXQ0E=");
 
 TEST(PemCertificateBodies, ListsCertificateBlocksOnlyWithoutWhitespace) {
   const std::string text = "junk\n" + pem("QUJD\r\nREVG") +
-                           "-----BEGIN PRIVATE KEY-----\nS0VZ\n-----END PRIVATE KEY-----\n" +
-                           kNew + "-----BEGIN CERTIFICATE-----\nVU5URVJNSU5BVEVE";
+                           "-----BEGIN PRIVATE KEY-----\nS0VZ\n-----END PRIVATE KEY-----\n" + kNew +
+                           "-----BEGIN CERTIFICATE-----\nVU5URVJNSU5BVEVE";
   EXPECT_EQ(pem_certificate_bodies(text), (std::vector<std::string>{"QUJDREVG", "TkVXQ0E="}));
   EXPECT_TRUE(pem_certificate_bodies("").empty());
 }
@@ -87,7 +87,8 @@ TEST(MergeCaBundle, KeepsAtMostKeepPreviousEarlierCas) {
 TEST(MergeCaBundle, DeduplicatesWhateverTheLineBreaks) {
   // The registered bundle already holds the new CA (written by another replica), wrapped
   // differently: it is not added twice, and the previous CA stays.
-  const std::string rewrapped = "-----BEGIN CERTIFICATE-----\r\nTkVX\r\nQ0E=\r\n-----END CERTIFICATE-----\r\n";
+  const std::string rewrapped =
+      "-----BEGIN CERTIFICATE-----\r\nTkVX\r\nQ0E=\r\n-----END CERTIFICATE-----\r\n";
   EXPECT_EQ(merge_ca_bundle(rewrapped + kOld, kNew, 1), kNew + kOld);
   EXPECT_EQ(merge_ca_bundle(kNew, kNew, 1), kNew);
   // A file that already names the previous CA next to the new one (the chart's helm source).
@@ -102,13 +103,12 @@ TEST(MergeCaBundle, KeepPreviousZeroIsTheFileAsVolcanoWritesIt) {
 }
 
 TEST(PlanCaBundle, RotationKeepsThePreviousCaInEveryWebhook) {
-  const json config = webhook_configuration(
-      "MutatingWebhookConfiguration", "c",
-      json::array({server::base64_encode(kOld), "not base64!", nullptr}));
+  const json config =
+      webhook_configuration("MutatingWebhookConfiguration", "c",
+                            json::array({server::base64_encode(kOld), "not base64!", nullptr}));
   auto plan = plan_ca_bundle(config, kNew, 1);
   ASSERT_TRUE(plan);
-  EXPECT_EQ((*plan)["webhooks"][0]["clientConfig"]["caBundle"],
-            server::base64_encode(kNew + kOld));
+  EXPECT_EQ((*plan)["webhooks"][0]["clientConfig"]["caBundle"], server::base64_encode(kNew + kOld));
   // Nothing to keep where the bundle was unreadable or missing.
   EXPECT_EQ((*plan)["webhooks"][1]["clientConfig"]["caBundle"], server::base64_encode(kNew));
   EXPECT_EQ((*plan)["webhooks"][2]["clientConfig"]["caBundle"], server::base64_encode(kNew));

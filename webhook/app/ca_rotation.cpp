@@ -18,7 +18,9 @@ CaRotation::CaRotation(kube::Client& client, std::string ca_file, std::vector<Ca
       on_trusted_(std::move(on_trusted)),
       options_(std::move(options)) {}
 
-CaRotation::~CaRotation() { stop(); }
+CaRotation::~CaRotation() {
+  stop();
+}
 
 void CaRotation::registered(const std::string& ca) {
   std::lock_guard lock(mu_);
@@ -46,8 +48,7 @@ CaRotation::Outcome CaRotation::check(std::stop_token stop) {
 
   VC_LOG_INFO("CA file changed: adding the new CA to every caBundle", kv("ca_file", ca_file_));
   for (const auto& target : targets_) {
-    auto synced =
-        sync_ca_bundle(client_, target.path, target.mutating, *ca, options_.sync, stop);
+    auto synced = sync_ca_bundle(client_, target.path, target.mutating, *ca, options_.sync, stop);
     if (!synced) return fail("failed to add caCert for webhook " + synced.error());
   }
   if (!kube::sleep_unless_stopped(options_.settle, stop)) return Outcome::Failed;

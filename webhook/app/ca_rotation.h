@@ -82,8 +82,8 @@ class CaRotation {
   const std::function<void()> on_trusted_;
   const CaRotationOptions options_;
 
-  std::mutex mu_;          // serialises check(); guards the members below
-  std::string current_;    // the CA file's bytes as last registered
+  std::mutex mu_;           // serialises check(); guards the members below
+  std::string current_;     // the CA file's bytes as last registered
   std::string last_error_;  // logged once per distinct error
   std::jthread thread_;
 };

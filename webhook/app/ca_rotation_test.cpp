@@ -48,7 +48,8 @@ class CaRotationTest : public ::testing::Test {
   }
   std::string bundle() {
     std::lock_guard lock(mu_);
-    return *go::base64_decode(stored_["webhooks"][0]["clientConfig"]["caBundle"].get<std::string>());
+    return *go::base64_decode(
+        stored_["webhooks"][0]["clientConfig"]["caBundle"].get<std::string>());
   }
   int writes() {
     std::lock_guard lock(mu_);
@@ -56,7 +57,8 @@ class CaRotationTest : public ::testing::Test {
   }
 
   CaRotationOptions fast() {
-    return {.poll_interval = 10ms, .settle = 0ms, .sync = {.poll_interval = 10ms, .wait_timeout = 1s}};
+    return {
+        .poll_interval = 10ms, .settle = 0ms, .sync = {.poll_interval = 10ms, .wait_timeout = 1s}};
   }
 
   vc::testing::Pki old_ = vc::testing::make_pki();
@@ -81,12 +83,13 @@ TEST_F(CaRotationTest, NewCaReachesTheBundleBeforeItsPairIsServed) {
 
   // What the serving side saw when the rotation said the bundle was current.
   std::string bundle_when_trusted;
-  CaRotation rotation(client_, ca_file, {{"/jobs/mutate", true}}, trusted,
-                      [&] {
-                        bundle_when_trusted = bundle();
-                        reloader.poll();
-                      },
-                      fast());
+  CaRotation rotation(
+      client_, ca_file, {{"/jobs/mutate", true}}, trusted,
+      [&] {
+        bundle_when_trusted = bundle();
+        reloader.poll();
+      },
+      fast());
   rotation.registered(old_.ca.cert_pem);
   EXPECT_EQ(rotation.check(), CaRotation::Outcome::Unchanged);
 
@@ -111,8 +114,8 @@ TEST_F(CaRotationTest, FailedWriteKeepsTheOldPairAndIsRetried) {
   const std::string ca_file = dir_.write("ca.crt", old_.ca.cert_pem);
   auto trusted = std::make_shared<server::TrustedCas>();
   int trusted_calls = 0;
-  CaRotation rotation(client_, ca_file, {{"/jobs/mutate", true}}, trusted,
-                      [&] { ++trusted_calls; }, fast());
+  CaRotation rotation(
+      client_, ca_file, {{"/jobs/mutate", true}}, trusted, [&] { ++trusted_calls; }, fast());
   rotation.registered(old_.ca.cert_pem);
 
   dir_.write("ca.crt", new_.ca.cert_pem);
@@ -133,8 +136,8 @@ TEST_F(CaRotationTest, BackgroundPollingRegistersARotation) {
   const std::string ca_file = dir_.write("ca.crt", old_.ca.cert_pem);
   auto trusted = std::make_shared<server::TrustedCas>();
   std::atomic<int> trusted_calls{0};
-  CaRotation rotation(client_, ca_file, {{"/jobs/mutate", true}}, trusted,
-                      [&] { ++trusted_calls; }, fast());
+  CaRotation rotation(
+      client_, ca_file, {{"/jobs/mutate", true}}, trusted, [&] { ++trusted_calls; }, fast());
   rotation.start(old_.ca.cert_pem);
   EXPECT_TRUE(trusted->check(old_.server.cert_pem).ok());
   dir_.write("ca.crt", new_.ca.cert_pem);

@@ -4,8 +4,8 @@
 // Volcano's), /healthz/ping "ok", /livez likewise, /readyz once the Queue cache has synced and
 // the admission server listens, and /metrics. run() adds the admission self-probe's checks
 // (admission_probe.h): /readyz then also needs a recent TLS dial of the admission port to have
-// succeeded, and /healthz fails once none has for --admission-stall-timeout. Plain HTTP: Volcano serves it over TLS with the
-// webhook certificate (compat.md).
+// succeeded, and /healthz fails once none has for --admission-stall-timeout. Plain HTTP: Volcano
+// serves it over TLS with the webhook certificate (compat.md).
 //
 // Thread-safety: see vc::server::Server.
 

@@ -242,13 +242,13 @@ TEST(Options, RotationAndProbeFlagsParseAndAreChecked) {
   EXPECT_TRUE(validate(o).empty());
   o.ca_bundle_keep_previous = -1;
   o.self_probe_timeout = std::chrono::seconds(0);
-  EXPECT_EQ(validate(o), (std::vector<std::string>{
-                             "invalid --self-probe-timeout: must be positive",
-                             "invalid --ca-bundle-keep-previous: must be 0 or more"}));
+  EXPECT_EQ(validate(o),
+            (std::vector<std::string>{"invalid --self-probe-timeout: must be positive",
+                                      "invalid --ca-bundle-keep-previous: must be 0 or more"}));
   o = parse_ok({"--webhook-url=https://x", "--admission-stall-timeout=2s"});
-  EXPECT_EQ(validate(o), (std::vector<std::string>{
-                             "invalid --admission-stall-timeout: must be longer than "
-                             "--self-probe-interval plus --self-probe-timeout"}));
+  EXPECT_EQ(validate(o),
+            (std::vector<std::string>{"invalid --admission-stall-timeout: must be longer than "
+                                      "--self-probe-interval plus --self-probe-timeout"}));
 }
 
 }  // namespace

@@ -211,19 +211,21 @@ int run(const WebhookOptions& o, std::stop_token stop, const RunSettings& settin
   // From here a rotated CA file reaches every caBundle before a pair it signed is served.
   using std::chrono::duration_cast;
   using std::chrono::milliseconds;
-  CaRotation rotation(*client, o.ca_cert_file, std::move(ca_targets), trusted,
-                      [&admission] { admission.reload_certificate(); },
-                      CaRotationOptions{.poll_interval = duration_cast<milliseconds>(o.ca_cert_poll_interval),
-                                        .settle = duration_cast<milliseconds>(o.ca_bundle_settle),
-                                        .sync = ca_sync});
+  CaRotation rotation(
+      *client, o.ca_cert_file, std::move(ca_targets), trusted,
+      [&admission] { admission.reload_certificate(); },
+      CaRotationOptions{.poll_interval = duration_cast<milliseconds>(o.ca_cert_poll_interval),
+                        .settle = duration_cast<milliseconds>(o.ca_bundle_settle),
+                        .sync = ca_sync});
   rotation.start(*ca);
   std::shared_ptr<AdmissionProbe> probe;
   if (health) {
     probe = std::make_shared<AdmissionProbe>(
         probe_host(o.listen_address), admission.port(),
-        AdmissionProbeOptions{.interval = duration_cast<milliseconds>(o.self_probe_interval),
-                              .timeout = duration_cast<milliseconds>(o.self_probe_timeout),
-                              .stall_timeout = duration_cast<milliseconds>(o.admission_stall_timeout)});
+        AdmissionProbeOptions{
+            .interval = duration_cast<milliseconds>(o.self_probe_interval),
+            .timeout = duration_cast<milliseconds>(o.self_probe_timeout),
+            .stall_timeout = duration_cast<milliseconds>(o.admission_stall_timeout)});
     probe->start();
     health->add_ready_check("admission-tls", [probe] { return probe->ready(); });
     health->add_health_check("admission-threads", [probe] { return probe->live(); });

@@ -28,8 +28,8 @@
 
 #include <array>
 #include <cstdint>
-#include <mutex>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "webhook/server/tls_context.h"

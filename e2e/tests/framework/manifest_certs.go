@@ -66,9 +66,11 @@ func PEMCertificates(t testing.TB, data []byte) []*x509.Certificate {
 // CheckCertManagerIssuance checks the cert-manager objects among objs: a Certificate writes the
 // Secret the webhook mounts, for every service name of ns and 127.0.0.1, issued by a CA Issuer
 // whose CA is a Certificate here (isCA) from a self-signed Issuer, so renewing the serving
-// certificate keeps the CA; and every webhook configuration asks cainjector for that
-// Certificate's CA and sets no caBundle itself. Returns the objects that are not cert-manager's.
-func CheckCertManagerIssuance(t testing.TB, objs []ManifestObject, ns string) []ManifestObject {
+// certificate keeps the CA; and no webhook configuration sets a caBundle itself. With inject,
+// every configuration asks cainjector for that Certificate's CA; without (the chart), none does:
+// the webhook writes ca.crt there and keeps the previous CA through a rotation, which cainjector
+// would drop. Returns the objects that are not cert-manager's.
+func CheckCertManagerIssuance(t testing.TB, objs []ManifestObject, ns string, inject bool) []ManifestObject {
 	t.Helper()
 	issuers := map[string]*unstructured.Unstructured{}
 	certs := map[string]*unstructured.Unstructured{}
@@ -134,6 +136,9 @@ func CheckCertManagerIssuance(t testing.TB, objs []ManifestObject, ns string) []
 	}
 
 	wantRef := ns + "/" + serving.GetName()
+	if !inject {
+		wantRef = ""
+	}
 	for _, o := range rest {
 		if o.GetKind() != WebhookMutating && o.GetKind() != WebhookValidating {
 			continue
