@@ -456,7 +456,7 @@ func TestChartCertManager(t *testing.T) {
 	if s := framework.ManifestsOfKind(objs, "Secret"); len(s) != 0 {
 		t.Errorf("renders Secrets %v; cert-manager writes the webhook's", framework.SortedKeys(s))
 	}
-	rest := framework.CheckCertManagerIssuance(t, objs, chNamespace, false)
+	rest := framework.CheckCertManagerIssuance(t, objs, chNamespace)
 	framework.CheckAdmissionAgreement(t, rest, chNamespace, framework.VolcanoDefaultAdmissions, nil, false)
 	want := map[string]string{"volcano-admission-ca": "ECDSA 256", "volcano-admission-serving": "ECDSA 256"}
 	if got := chCertManagerKeys(objs); !maps.Equal(got, want) {

@@ -82,7 +82,7 @@ func TestManifestsCertManagerOverlay(t *testing.T) {
 	root := mfRepoRoot(t)
 	base := framework.RenderKustomize(t, filepath.Join(root, "manifests", "webhook"))
 	objs := framework.RenderKustomize(t, filepath.Join(root, "manifests", "overlays", "webhook-cert-manager"))
-	rest := framework.CheckCertManagerIssuance(t, objs, mfNamespace, true)
+	rest := framework.CheckCertManagerIssuance(t, objs, mfNamespace)
 	if len(rest) != len(base) {
 		t.Errorf("overlay holds %d non-cert-manager objects, the base %d: the overlay must keep the whole base", len(rest), len(base))
 	}

@@ -66,11 +66,10 @@ func PEMCertificates(t testing.TB, data []byte) []*x509.Certificate {
 // CheckCertManagerIssuance checks the cert-manager objects among objs: a Certificate writes the
 // Secret the webhook mounts, for every service name of ns and 127.0.0.1, issued by a CA Issuer
 // whose CA is a Certificate here (isCA) from a self-signed Issuer, so renewing the serving
-// certificate keeps the CA; and no webhook configuration sets a caBundle itself. With inject,
-// every configuration asks cainjector for that Certificate's CA; without (the chart), none does:
-// the webhook writes ca.crt there and keeps the previous CA through a rotation, which cainjector
-// would drop. Returns the objects that are not cert-manager's.
-func CheckCertManagerIssuance(t testing.TB, objs []ManifestObject, ns string, inject bool) []ManifestObject {
+// certificate keeps the CA; and no webhook configuration sets a caBundle or asks cainjector for
+// one: the webhook writes ca.crt there and keeps the previous CA through a CA renewal, which
+// cainjector would drop. Returns the objects that are not cert-manager's.
+func CheckCertManagerIssuance(t testing.TB, objs []ManifestObject, ns string) []ManifestObject {
 	t.Helper()
 	issuers := map[string]*unstructured.Unstructured{}
 	certs := map[string]*unstructured.Unstructured{}
@@ -135,19 +134,15 @@ func CheckCertManagerIssuance(t testing.TB, objs []ManifestObject, ns string, in
 		t.Errorf("Issuer %s of the CA is not selfSigned", root.GetName())
 	}
 
-	wantRef := ns + "/" + serving.GetName()
-	if !inject {
-		wantRef = ""
-	}
 	for _, o := range rest {
 		if o.GetKind() != WebhookMutating && o.GetKind() != WebhookValidating {
 			continue
 		}
-		if got := o.GetAnnotations()[InjectCAFrom]; got != wantRef {
-			t.Errorf("%s %s: %s = %q, want %q", o.GetKind(), o.GetName(), InjectCAFrom, got, wantRef)
+		if got, ok := o.GetAnnotations()[InjectCAFrom]; ok {
+			t.Errorf("%s %s: %s = %q; the webhook writes the caBundle, cainjector must not", o.GetKind(), o.GetName(), InjectCAFrom, got)
 		}
 		if bundle, _, _ := unstructured.NestedSlice(o.Object, "webhooks"); strings.Contains(ToJSON(bundle), `"caBundle"`) {
-			t.Errorf("%s %s sets a caBundle; cainjector writes it", o.GetKind(), o.GetName())
+			t.Errorf("%s %s sets a caBundle; the webhook writes it", o.GetKind(), o.GetName())
 		}
 	}
 	return rest
