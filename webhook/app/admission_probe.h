@@ -2,7 +2,7 @@
 // AdmissionProbe: the webhook's readiness and liveness, answered through the admission server's
 // own path rather than from flags set at start-up. A thread dials the admission port every
 // interval, makes a TLS handshake and sends GET /healthz (admission_server.h answers it on the
-// I/O threads), each step within timeout:
+// I/O threads), all within timeout:
 //   /readyz  fails as soon as the last dial failed, or none has finished for interval + timeout
 //            (plus a second of slack): the Service stops sending reviews to a replica that cannot
 //            answer them;
@@ -60,7 +60,7 @@ class ProbeHistory {
 };
 
 // One dial: TCP connect to host:port, TLS handshake (the certificate is not verified: this checks
-// the path, not the trust), "GET /healthz", and a "200" status line, each step within timeout.
+// the path, not the trust), "GET /healthz", and a "200" status line, all within timeout.
 // The error names the step that failed.
 api::Status dial_admission(const std::string& host, std::uint16_t port,
                            std::chrono::milliseconds timeout);

@@ -75,7 +75,7 @@ void add_flags(flags::FlagSet& fs, WebhookOptions& o) {
                   "How often the health server dials the admission port over TLS (GET /healthz) "
                   "to answer /readyz and /healthz.");
   fs.duration_var("self-probe-timeout", &o.self_probe_timeout,
-                  "Deadline of each step (connect, handshake, request, answer) of that dial.");
+                  "Deadline of one such dial (connect, handshake, request and answer together).");
   fs.duration_var("admission-stall-timeout", &o.admission_stall_timeout,
                   "/healthz fails when no dial of the admission port has succeeded for this "
                   "long (the admission threads are wedged).");
