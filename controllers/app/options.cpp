@@ -203,6 +203,12 @@ api::Expected<ParsedCommandLine> parse_command_line(const std::vector<std::strin
         add_our_flags(fs, o.controller);
         add_sharding_flags(fs, o.sharding);
         add_leader_election_flags(fs, o.leader_election);
+        fs.duration_var("leader-elect-step-down-timeout", &o.leader_election.step_down_timeout,
+                        "How long the controllers may take to stop when leadership ends; past "
+                        "it the process exits so that it is restarted (0: wait forever).");
+        fs.duration_var("worker-stuck-timeout", &o.worker_stuck_timeout,
+                        "/healthz fails while one reconcile has run longer than this, so that "
+                        "a stuck worker gets the container restarted (0: never).");
       });
   if (!parsed) return parsed;
   ControllerManagerOptions& o = parsed->options;
@@ -218,6 +224,12 @@ std::vector<std::string> validate(const ControllerManagerOptions& o) {
   if (o.controller.job_verdict_period < nanoseconds::zero()) {
     errors.push_back("--job-verdict-period must be 0 (off) or positive, got " +
                      go::format_duration(o.controller.job_verdict_period));
+  }
+  if (o.leader_election.step_down_timeout < nanoseconds::zero()) {
+    errors.emplace_back("--leader-elect-step-down-timeout must not be negative");
+  }
+  if (o.worker_stuck_timeout < nanoseconds::zero()) {
+    errors.emplace_back("--worker-stuck-timeout must not be negative");
   }
   flags::validate_base(o, errors);
   return errors;

@@ -31,6 +31,10 @@ struct LeaderElectionOptions {
   std::string resource_lock = "leases";
   std::string resource_name = "vc-controller-manager";
   std::string resource_namespace = "volcano-system";
+  // Ours: how long the controllers may take to stop once leadership ends; past it the process
+  // exits (exit 1) so that a wedged replica is restarted instead of holding stuck threads
+  // (controllers/app/step_down.h). 0 waits forever, as Volcano.
+  std::chrono::nanoseconds step_down_timeout = std::chrono::seconds(30);
 };
 
 // Flags of the sharding controller (spec controller-manager.md §1.3): registered always, copied
@@ -49,6 +53,9 @@ struct ControllerManagerOptions : flags::BaseOptions {
   ControllerOptions controller;
   LeaderElectionOptions leader_election;
   ShardingOptions sharding;
+  // Ours: /healthz fails while one reconcile has run longer than this
+  // (controllers/framework/worker_watch.h); 0 disables the check.
+  std::chrono::nanoseconds worker_stuck_timeout = std::chrono::minutes(10);
 
   ControllerManagerOptions();
   // The namespace of the Lease: --lock-object-namespace when set, else

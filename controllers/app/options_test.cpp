@@ -238,5 +238,21 @@ TEST(ControllerManagerOptions, FlagLinesAreQuoted) {
             parsed.flag_lines.end());
 }
 
+TEST(ControllerManagerOptions, ProgressAndStepDownFlags) {
+  const ControllerManagerOptions d = parse({}).options;
+  EXPECT_EQ(d.worker_stuck_timeout, std::chrono::minutes(10));
+  EXPECT_EQ(d.leader_election.step_down_timeout, std::chrono::seconds(30));
+  ControllerManagerOptions o =
+      parse({"--worker-stuck-timeout=0", "--leader-elect-step-down-timeout=1m"}).options;
+  EXPECT_EQ(o.worker_stuck_timeout, std::chrono::nanoseconds::zero());
+  EXPECT_EQ(o.leader_election.step_down_timeout, std::chrono::minutes(1));
+  EXPECT_TRUE(validate(o).empty());
+  o.worker_stuck_timeout = std::chrono::seconds(-1);
+  o.leader_election.step_down_timeout = std::chrono::seconds(-1);
+  EXPECT_EQ(validate(o), (std::vector<std::string>{
+                             "--leader-elect-step-down-timeout must not be negative",
+                             "--worker-stuck-timeout must not be negative"}));
+}
+
 }  // namespace
 }  // namespace vc::controllers::app

@@ -4,12 +4,14 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <fstream>
 #include <sstream>
 #include <utility>
 
 #include "common/flags/version.h"
+#include "common/go/duration.h"
 #include "common/kube/leaderelection/identity.h"
 #include "common/kube/leaderelection/leader_elector.h"
 #include "common/log/log.h"
@@ -17,6 +19,8 @@
 #include "common/process/main.h"
 #include "common/server/server.h"
 #include "controllers/app/builtin.h"
+#include "controllers/app/step_down.h"
+#include "controllers/framework/worker_watch.h"
 
 namespace vc::controllers::app {
 namespace {
@@ -103,6 +107,20 @@ void log_selection(const Selection& s) {
   VC_LOG_INFO("controllers selected", kv("controllers", names));
 }
 
+// False while one reconcile has run longer than limit (0: never), with a log line naming it.
+bool workers_progress(std::chrono::nanoseconds limit) {
+  if (limit <= std::chrono::nanoseconds::zero()) return true;
+  const auto stuck = controllers::worker_watch().stuck(
+      controllers::WorkerWatch::Clock::now(),
+      std::chrono::duration_cast<controllers::WorkerWatch::Clock::duration>(limit));
+  if (!stuck) return true;
+  VC_LOG_ERROR("a worker is stuck in one reconcile", kv("controller", stuck->controller),
+               kv("key", stuck->key),
+               kv("running_for",
+                  go::format_duration(controllers::WorkerWatch::Clock::now() - stuck->since)));
+  return false;
+}
+
 }  // namespace
 
 int run(const ControllerManagerOptions& o, std::stop_token stop, const RunSettings& settings) {
@@ -167,6 +185,9 @@ int run(const ControllerManagerOptions& o, std::stop_token stop, const RunSettin
       health =
           std::make_unique<server::Server>(server::ServerOptions{.address = o.healthz_address});
       health->add_health_check("ping", [] { return true; });
+      // A worker stuck in one reconcile fails liveness: the kubelet restarts the container.
+      health->add_health_check(
+          "workers", [limit = o.worker_stuck_timeout] { return workers_progress(limit); });
       health->add_handler("/healthz/ping",
                           [](const server::Request&) { return server::Response::text(200, "ok"); });
       health->add_ready_check("controllers", [&manager] { return manager.ready(); });
@@ -221,10 +242,18 @@ int run(const ControllerManagerOptions& o, std::stop_token stop, const RunSettin
                   manager.on_started_leading();
                 },
             .on_stopped_leading =
-                [&manager, &client] {
+                [&manager, &client, limit = o.leader_election.step_down_timeout] {
                   VC_LOG_INFO("leadership ended: fencing the API client, stopping the controllers");
                   client->fence();
-                  manager.on_stopped_leading();
+                  run_within([&manager] { manager.on_stopped_leading(); },
+                             std::chrono::duration_cast<std::chrono::milliseconds>(limit),
+                             [limit] {
+                               VC_LOG_ERROR(
+                                   "the controllers did not stop after leadership ended; exiting "
+                                   "so that the process is restarted",
+                                   kv("step_down_timeout", go::format_duration(limit)));
+                               std::_Exit(kExitError);
+                             });
                 },
             .on_new_leader = {}});
     VC_LOG_INFO("leader election",

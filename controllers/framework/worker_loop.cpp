@@ -5,6 +5,7 @@
 
 #include "common/log/log.h"
 #include "common/process/thread_name.h"
+#include "controllers/framework/worker_watch.h"
 
 namespace vc::controllers {
 
@@ -12,6 +13,11 @@ namespace worker_detail {
 
 ReconcileResult reconcile_or_report(const std::function<ReconcileResult()>& reconcile,
                                     const std::string& controller, const std::string& key) {
+  // Reported to the liveness check, which fails when one reconcile runs too long.
+  struct Watched {
+    std::uint64_t token;
+    ~Watched() { worker_watch().end(token); }
+  } watched{worker_watch().begin(controller, key, WorkerWatch::Clock::now())};
   try {
     return reconcile();
   } catch (const std::exception& e) {

@@ -447,7 +447,8 @@ func chCertManagerKeys(objs []framework.ManifestObject) map[string]string {
 }
 
 // TestChartCertManager: certificate.source=cert-manager renders the issuers and certificates
-// and the inject-ca-from annotation instead of a Secret and caBundles; their keys follow
+// instead of a Secret and caBundles, and no inject-ca-from annotation (the webhook writes the
+// caBundles, keeping the previous CA through a rotation); their keys follow
 // certificate.keyAlgorithm (key encipherment, RSA key transport, only with RSA).
 func TestChartCertManager(t *testing.T) {
 	objs, raw := chRender(t, "--set", "certificate.source=cert-manager")

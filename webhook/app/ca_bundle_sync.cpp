@@ -74,7 +74,7 @@ api::Expected<CaBundleOutcome> sync_ca_bundle(kube::Client& client, const std::s
   for (int conflicts = 0;; ++conflicts) {
     auto current = get_configuration(client, r, name, kind, options, stop);
     if (!current) return api::Unexpected{current.error()};
-    auto updated = plan_ca_bundle(*current, ca);
+    auto updated = plan_ca_bundle(*current, ca, options.keep_previous);
     if (!updated) {
       VC_LOG_V(3, "caBundle already current", kv("kind", r.kind), kv("name", name));
       return CaBundleOutcome::Unchanged;

@@ -6,7 +6,7 @@
 //
 //   GET, while NotFound: every poll_interval until wait_timeout (Volcano: 1 s, 5 min); any other
 //        error ends at once.
-//   UPDATE when the plan has a change; on 409 Conflict read again and re-plan (up to
+//   UPDATE when the plan (the CA file plus up to keep_previous earlier CAs) has a change; on 409 Conflict read again and re-plan (up to
 //        max_conflicts times).
 //
 // Errors are Volcano's texts ("failed to get mutating webhook failed to get mutating webhook
@@ -30,6 +30,9 @@ struct CaBundleSyncOptions {
   std::chrono::milliseconds poll_interval{1000};
   std::chrono::milliseconds wait_timeout{std::chrono::minutes(5)};
   int max_conflicts = 10;
+  // --ca-bundle-keep-previous: certificates the bundle held that the CA file no longer names,
+  // kept after the file's (plan_ca_bundle).
+  int keep_previous = 1;
 };
 
 enum class CaBundleOutcome { Unchanged, Updated };

@@ -61,6 +61,24 @@ void add_flags(flags::FlagSet& fs, WebhookOptions& o) {
                       "; 0 disables). Saves the wake-up "
                       "of each request when they come one after another, at the cost of that much "
                       "CPU after each burst.");
+  fs.duration_var("ca-cert-poll-interval", &o.ca_cert_poll_interval,
+                  "How often --ca-cert-file is read; a new CA is added to every caBundle before "
+                  "a serving certificate it signed is used.");
+  fs.duration_var("ca-bundle-settle", &o.ca_bundle_settle,
+                  "After a caBundle update with a new CA is confirmed, how long to wait before "
+                  "serving a certificate that CA signed (the API servers' caches catch up).");
+  fs.int_var("ca-bundle-keep-previous", &o.ca_bundle_keep_previous,
+             "How many CAs no longer in --ca-cert-file stay in the caBundle after it, so that "
+             "replicas still serving the previous certificate keep being trusted (0: the file "
+             "only, as Volcano).");
+  fs.duration_var("self-probe-interval", &o.self_probe_interval,
+                  "How often the health server dials the admission port over TLS (GET /healthz) "
+                  "to answer /readyz and /healthz.");
+  fs.duration_var("self-probe-timeout", &o.self_probe_timeout,
+                  "Deadline of one such dial (connect, handshake, request and answer together).");
+  fs.duration_var("admission-stall-timeout", &o.admission_stall_timeout,
+                  "/healthz fails when no dial of the admission port has succeeded for this "
+                  "long (the admission threads are wedged).");
 }
 
 }  // namespace
@@ -119,6 +137,24 @@ std::vector<std::string> validate(const WebhookOptions& o) {
   }
   if (!server::busy_poll_in_range(o.busy_poll)) {
     errors.push_back("invalid --busy-poll: must be between " + server::busy_poll_range());
+  }
+  for (const auto& [name, value] :
+       {std::pair{"--ca-cert-poll-interval", o.ca_cert_poll_interval},
+        std::pair{"--self-probe-interval", o.self_probe_interval},
+        std::pair{"--self-probe-timeout", o.self_probe_timeout},
+        std::pair{"--admission-stall-timeout", o.admission_stall_timeout}}) {
+    if (value.count() <= 0) errors.push_back(std::string("invalid ") + name + ": must be positive");
+  }
+  if (o.ca_bundle_settle.count() < 0) {
+    errors.emplace_back("invalid --ca-bundle-settle: must not be negative");
+  }
+  if (o.ca_bundle_keep_previous < 0) {
+    errors.emplace_back("invalid --ca-bundle-keep-previous: must be 0 or more");
+  }
+  if (o.admission_stall_timeout <= o.self_probe_interval + o.self_probe_timeout) {
+    errors.emplace_back(
+        "invalid --admission-stall-timeout: must be longer than --self-probe-interval plus "
+        "--self-probe-timeout");
   }
   if (o.graceful_shutdown_time.count() < 0) {
     errors.emplace_back("invalid --graceful-shutdown-time: must not be negative");

@@ -49,6 +49,18 @@ struct WebhookOptions : flags::BaseOptions {
   // With one worker, how long it polls after its last request before sleeping
   // (common/server/busy_poll.h).
   std::chrono::nanoseconds busy_poll = std::chrono::microseconds(100);
+  // CA rotation (webhook/app/ca_rotation.h): how often --ca-cert-file is read, how long after a
+  // confirmed caBundle write a pair of the new CA is served, and how many CAs the file no longer
+  // names stay in the caBundle.
+  std::chrono::nanoseconds ca_cert_poll_interval = std::chrono::seconds(1);
+  std::chrono::nanoseconds ca_bundle_settle = std::chrono::seconds(2);
+  int ca_bundle_keep_previous = 1;
+  // Probes (webhook/app/admission_probe.h): how often the health server's prober dials the
+  // admission port over TLS, the deadline of each dial, and how long without a successful one
+  // before /healthz (liveness) fails.
+  std::chrono::nanoseconds self_probe_interval = std::chrono::seconds(1);
+  std::chrono::nanoseconds self_probe_timeout = std::chrono::seconds(1);
+  std::chrono::nanoseconds admission_stall_timeout = std::chrono::seconds(20);
 
   // Volcano's gates plus PodLevelResources, whose default follows the cluster version
   // (spec webhook.md §4.2 step 4d).

@@ -226,5 +226,30 @@ TEST(EnabledPaths, TrimsSplitsAndSkipsEmptyEntries) {
   EXPECT_EQ(enabled_paths(" /a , ,/b,"), (std::vector<std::string>{"/a", "/b"}));
 }
 
+TEST(Options, RotationAndProbeFlagsParseAndAreChecked) {
+  const WebhookOptions d = parse_ok({});
+  EXPECT_EQ(d.ca_cert_poll_interval, std::chrono::seconds(1));
+  EXPECT_EQ(d.ca_bundle_settle, std::chrono::seconds(2));
+  EXPECT_EQ(d.ca_bundle_keep_previous, 1);
+  EXPECT_EQ(d.self_probe_interval, std::chrono::seconds(1));
+  EXPECT_EQ(d.self_probe_timeout, std::chrono::seconds(1));
+  EXPECT_EQ(d.admission_stall_timeout, std::chrono::seconds(20));
+  WebhookOptions o = parse_ok({"--webhook-url=https://x", "--ca-cert-poll-interval=5s",
+                               "--ca-bundle-keep-previous=0", "--admission-stall-timeout=1m"});
+  EXPECT_EQ(o.ca_cert_poll_interval, std::chrono::seconds(5));
+  EXPECT_EQ(o.ca_bundle_keep_previous, 0);
+  EXPECT_EQ(o.admission_stall_timeout, std::chrono::minutes(1));
+  EXPECT_TRUE(validate(o).empty());
+  o.ca_bundle_keep_previous = -1;
+  o.self_probe_timeout = std::chrono::seconds(0);
+  EXPECT_EQ(validate(o),
+            (std::vector<std::string>{"invalid --self-probe-timeout: must be positive",
+                                      "invalid --ca-bundle-keep-previous: must be 0 or more"}));
+  o = parse_ok({"--webhook-url=https://x", "--admission-stall-timeout=2s"});
+  EXPECT_EQ(validate(o),
+            (std::vector<std::string>{"invalid --admission-stall-timeout: must be longer than "
+                                      "--self-probe-interval plus --self-probe-timeout"}));
+}
+
 }  // namespace
 }  // namespace vc::webhook::app

@@ -9,12 +9,15 @@
 #include "common/log/log.h"
 #include "common/metrics/build_info.h"
 #include "webhook/app/admission_conf.h"
+#include "webhook/app/admission_probe.h"
+#include "webhook/app/ca_rotation.h"
 #include "webhook/app/endpoints.h"
 #include "webhook/app/health.h"
 #include "webhook/app/informer_cluster_view.h"
 #include "webhook/app/read_file.h"
 #include "webhook/app/server_version.h"
 #include "webhook/server/admission_server.h"
+#include "webhook/server/trusted_cas.h"
 
 namespace vc::webhook::app {
 namespace {
@@ -164,10 +167,13 @@ int run(const WebhookOptions& o, std::stop_token stop, const RunSettings& settin
                             [informer = queues.get()] { return informer->has_synced(); });
   }
 
+  CaBundleSyncOptions ca_sync = settings.ca_bundle;
+  ca_sync.keep_previous = o.ca_bundle_keep_previous;
+  std::vector<CaTarget> ca_targets;
   for (const auto& endpoint : *endpoints) {
     VC_LOG_V(3, "adding caBundle for webhook", kv("path", endpoint.path));
-    auto synced =
-        sync_ca_bundle(*client, endpoint.path, endpoint.mutating, *ca, settings.ca_bundle, stop);
+    ca_targets.push_back({endpoint.path, endpoint.mutating});
+    auto synced = sync_ca_bundle(*client, endpoint.path, endpoint.mutating, *ca, ca_sync, stop);
     if (!synced) return startup_failed(stop, "failed to add caCert for webhook " + synced.error());
   }
   VC_LOG_V(3, "caBundle is current for every webhook");
@@ -182,6 +188,7 @@ int run(const WebhookOptions& o, std::stop_token stop, const RunSettings& settin
   std::vector<std::string> paths;
   for (const auto& endpoint : *endpoints) paths.push_back(endpoint.path);
   auto view = std::make_shared<InformerClusterView>(*client, queues);
+  auto trusted = std::make_shared<server::TrustedCas>();
   server::AdmissionServer admission(
       server::AdmissionServerOptions{
           .listen_address = o.listen_address,
@@ -191,7 +198,8 @@ int run(const WebhookOptions& o, std::stop_token stop, const RunSettings& settin
           .threads = o.webhook_threads,
           .graceful_shutdown =
               std::chrono::duration_cast<std::chrono::milliseconds>(o.graceful_shutdown_time),
-          .busy_poll = std::chrono::duration_cast<std::chrono::microseconds>(o.busy_poll)},
+          .busy_poll = std::chrono::duration_cast<std::chrono::microseconds>(o.busy_poll),
+          .trusted_cas = trusted},
       with_live_options(std::move(*endpoints), live), view, live->current());
   try {
     admission.start();
@@ -200,6 +208,28 @@ int run(const WebhookOptions& o, std::stop_token stop, const RunSettings& settin
         stop, std::string("ListenAndServeTLS for admission webhook failed: ") + e.what());
   }
   serving->store(true);
+  // From here a rotated CA file reaches every caBundle before a pair it signed is served.
+  using std::chrono::duration_cast;
+  using std::chrono::milliseconds;
+  CaRotation rotation(
+      *client, o.ca_cert_file, std::move(ca_targets), trusted,
+      [&admission] { admission.reload_certificate(); },
+      CaRotationOptions{.poll_interval = duration_cast<milliseconds>(o.ca_cert_poll_interval),
+                        .settle = duration_cast<milliseconds>(o.ca_bundle_settle),
+                        .sync = ca_sync});
+  rotation.start(*ca);
+  std::shared_ptr<AdmissionProbe> probe;
+  if (health) {
+    probe = std::make_shared<AdmissionProbe>(
+        probe_host(o.listen_address), admission.port(),
+        AdmissionProbeOptions{
+            .interval = duration_cast<milliseconds>(o.self_probe_interval),
+            .timeout = duration_cast<milliseconds>(o.self_probe_timeout),
+            .stall_timeout = duration_cast<milliseconds>(o.admission_stall_timeout)});
+    probe->start();
+    health->add_ready_check("admission-tls", [probe] { return probe->ready(); });
+    health->add_health_check("admission-threads", [probe] { return probe->live(); });
+  }
   VC_LOG_INFO("serving admission webhooks",
               kv("address", o.listen_address + ":" + std::to_string(o.port)),
               kv("paths", join(paths)));
@@ -208,6 +238,8 @@ int run(const WebhookOptions& o, std::stop_token stop, const RunSettings& settin
 
   wait_for_stop(stop);
   serving->store(false);
+  rotation.stop();
+  if (probe) probe->stop();
   VC_LOG_INFO("stopping the admission server",
               kv("grace", go::format_duration(o.graceful_shutdown_time)));
   const bool clean = admission.stop();

@@ -20,12 +20,19 @@ namespace {
 
 using vc::server::Refusal;
 
+constexpr std::string_view kSelfProbePath = "/healthz";
+
 // The admission endpoints as the core serves them, with the webhook's connection metrics.
 class AdmissionService final : public vc::server::HttpService {
  public:
   explicit AdmissionService(Router router) : router_(std::move(router)) {}
 
-  HttpResponse serve(const HttpRequest& request) const override { return router_.serve(request); }
+  HttpResponse serve(const HttpRequest& request) const override {
+    if (request.method == "GET" && target_path(request.target) == kSelfProbePath) {
+      return {200, std::string(kTextContentType), "ok"};
+    }
+    return router_.serve(request);
+  }
 
   HttpResponse refuse(Refusal why, std::string_view target,
                       std::string_view detail) const override {
@@ -126,7 +133,8 @@ AdmissionServer::AdmissionServer(AdmissionServerOptions options, std::vector<End
                                  std::shared_ptr<const AdmissionOptions> admission_options) {
   validate(options);
   Router router(std::move(endpoints), std::move(view), std::move(admission_options));
-  certificates_ = std::make_shared<CertificateReloader>(options.cert_file, options.key_file);
+  certificates_ = std::make_shared<CertificateReloader>(options.cert_file, options.key_file,
+                                                        options.trusted_cas);
   http_ = std::make_unique<vc::server::HttpServer>(
       core_options(options, certificates_), std::make_shared<AdmissionService>(std::move(router)));
 }

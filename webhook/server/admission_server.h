@@ -9,6 +9,10 @@
 //   ...               // SIGTERM
 //   server.stop();    // graceful: finishes reviews in flight, up to graceful_shutdown
 //
+// GET /healthz on this port answers 200 "ok" without logging or metrics: the webhook's own
+// readiness and liveness probe (webhook/app/admission_probe.h) dials it to prove that the TLS
+// handshake and the I/O threads work. Volcano answers 404 there (docs/compat.md).
+//
 // TLS: see tls_context.h. The certificate and key are re-read every cert_poll_interval and a new
 // valid pair is used for new connections without a restart (certificate_reloader.h).
 //
@@ -42,6 +46,8 @@ class HttpServer;
 
 namespace vc::webhook::server {
 
+class TrustedCas;
+
 struct AdmissionServerOptions {
   std::string listen_address{};  // --listen-address: the host to bind; "" = all interfaces
   int port = 8443;               // --port; 0 = any free port (tests)
@@ -65,6 +71,9 @@ struct AdmissionServerOptions {
   // piece of work before it sleeps (common/server/busy_poll.h); 0 = sleep at once. Ignored with
   // several.
   std::chrono::microseconds busy_poll{100};
+  // The CAs the caBundle is confirmed to hold: a reloaded pair signed by another CA is held back
+  // until it is (trusted_cas.h, CA rotation). Null: every valid pair is swapped in at once.
+  std::shared_ptr<const TrustedCas> trusted_cas{};
 };
 
 // The longest busy_poll accepted: longer windows only burn CPU after each burst.

@@ -37,10 +37,13 @@ std::array<unsigned char, 32> sha256(const std::string& data) {
 
 }  // namespace
 
-CertificateReloader::CertificateReloader(std::string cert_file, std::string key_file)
-    : cert_file_(std::move(cert_file)), key_file_(std::move(key_file)) {}
+CertificateReloader::CertificateReloader(std::string cert_file, std::string key_file,
+                                         std::shared_ptr<const TrustedCas> trusted)
+    : cert_file_(std::move(cert_file)),
+      key_file_(std::move(key_file)),
+      trusted_(std::move(trusted)) {}
 
-CertificateReloader::Attempt CertificateReloader::try_load() {
+CertificateReloader::Attempt CertificateReloader::try_load(bool gated) {
   auto cert = read_file(cert_file_);
   if (!cert) return {cert.error()};
   auto key = read_file(key_file_);
@@ -48,6 +51,12 @@ CertificateReloader::Attempt CertificateReloader::try_load() {
   const Digest cert_digest = sha256(*cert);
   const Digest key_digest = sha256(*key);
   if (tried_ && cert_digest == tried_cert_ && key_digest == tried_key_) return {};
+  if (gated && trusted_) {
+    // Not remembered as tried: the same pair is checked again at the next poll.
+    if (auto trusted = trusted_->check(*cert); !trusted) {
+      return {.error = trusted.error(), .installed = false, .new_content = true, .held = true};
+    }
+  }
   tried_ = true;
   tried_cert_ = cert_digest;
   tried_key_ = key_digest;
@@ -65,7 +74,7 @@ CertificateReloader::Attempt CertificateReloader::try_load() {
 
 void CertificateReloader::load() {
   std::lock_guard lock(load_mu_);
-  const Attempt attempt = try_load();
+  const Attempt attempt = try_load(false);
   // Nothing new is fine when an earlier poll() already installed this pair.
   if (!attempt.installed && !(attempt.error.empty() && generation() > 0)) {
     throw std::runtime_error("cannot load the serving certificate (" + cert_file_ + ", " +
@@ -76,7 +85,16 @@ void CertificateReloader::load() {
 
 bool CertificateReloader::poll() {
   std::lock_guard lock(load_mu_);
-  const Attempt attempt = try_load();
+  const Attempt attempt = try_load(true);
+  if (attempt.held) {
+    if (attempt.error != last_held_) {
+      VC_LOG_INFO("new serving certificate held back until the caBundle holds its CA",
+                  kv("cert_file", cert_file_), kv("reason", attempt.error));
+      last_held_ = attempt.error;
+    }
+    return false;
+  }
+  last_held_.clear();
   if (attempt.installed) {
     count_certificate_reload(true);
     last_error_.clear();

@@ -14,6 +14,12 @@
 // rewrite within one tick would go unnoticed, and reading two small files a second is cheap. Only
 // SHA-256 digests of the contents are kept, not a second copy of the key.
 //
+// CA rotation: with a TrustedCas (trusted_cas.h), poll() holds back a new pair whose chain does
+// not lead to a CA the caBundle is confirmed to hold, keeps serving the current pair, and tries
+// the held pair again at every poll, so that it is swapped in at the first poll after the caBundle
+// update is confirmed (the rotation calls poll() at once then). load(), the first, is never held:
+// there is no other pair to serve.
+//
 // It is the admission server's TLS context provider (common/server/tls_context_provider.h): the
 // server calls load() at start, poll() every cert_poll_interval, current() at each accept.
 //
@@ -22,16 +28,19 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 
 #include "webhook/server/tls_context.h"
+#include "webhook/server/trusted_cas.h"
 
 namespace vc::webhook::server {
 
 class CertificateReloader final : public vc::server::TlsContextProvider {
  public:
-  CertificateReloader(std::string cert_file, std::string key_file);
+  CertificateReloader(std::string cert_file, std::string key_file,
+                      std::shared_ptr<const TrustedCas> trusted = nullptr);
 
   // The first load, at start-up: like poll(), but a pair that cannot be loaded is an error.
   // Throws std::runtime_error naming the files and what is wrong.
@@ -50,18 +59,21 @@ class CertificateReloader final : public vc::server::TlsContextProvider {
     std::string error;  // empty when a new pair was installed or nothing changed
     bool installed = false;
     bool new_content = false;  // the files held a pair not tried before
+    bool held = false;         // a valid-looking pair waits for the caBundle (error says why)
   };
 
-  Attempt try_load();  // requires load_mu_
+  Attempt try_load(bool gated);  // requires load_mu_
 
   const std::string cert_file_;
   const std::string key_file_;
+  const std::shared_ptr<const TrustedCas> trusted_;  // null: no pair is held back
 
   std::mutex load_mu_;  // serialises loads; guards the members below it
   Digest tried_cert_{};
   Digest tried_key_{};
   bool tried_ = false;
   std::string last_error_;  // the last error logged, so that a missing file is logged once
+  std::string last_held_;   // the last hold-back logged, likewise
 
   mutable std::mutex current_mu_;  // guards current_ and generation_
   ServingCertificate current_;

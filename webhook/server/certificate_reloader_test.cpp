@@ -143,5 +143,51 @@ TEST(MakeServerContext, ErrorsNameThePart) {
   EXPECT_EQ(mismatch.error(), "private key does not match the certificate");
 }
 
+TEST_F(CertificateReloaderTest, PairOfANewCaIsHeldBackUntilTheCaIsTrusted) {
+  write_pair(pki_.server);
+  auto trusted = std::make_shared<TrustedCas>();
+  ASSERT_TRUE(trusted->set(pki_.ca.cert_pem).ok());
+  CertificateReloader reloader(cert_path(), key_path(), trusted);
+  reloader.load();
+  const auto first = reloader.current();
+  const double failures = reloads("failure");
+
+  // A rotation: the files hold a pair of a CA the caBundle does not hold yet.
+  const auto next = vc::testing::make_pki();
+  write_pair(next.server);
+  EXPECT_FALSE(reloader.poll());
+  EXPECT_FALSE(reloader.poll());  // and again at every poll, without counting a failure
+  EXPECT_EQ(reloader.current(), first);
+  EXPECT_EQ(reloader.generation(), 1u);
+  EXPECT_EQ(reloads("failure"), failures);
+
+  // The caBundle update is confirmed: the next poll swaps the pair in.
+  ASSERT_TRUE(trusted->set(next.ca.cert_pem + pki_.ca.cert_pem).ok());
+  EXPECT_TRUE(reloader.poll());
+  EXPECT_NE(reloader.current(), first);
+  EXPECT_EQ(reloader.generation(), 2u);
+}
+
+TEST_F(CertificateReloaderTest, PairOfATrustedCaIsNotHeld) {
+  write_pair(pki_.server);
+  auto trusted = std::make_shared<TrustedCas>();
+  ASSERT_TRUE(trusted->set(pki_.ca.cert_pem).ok());
+  CertificateReloader reloader(cert_path(), key_path(), trusted);
+  reloader.load();
+  write_pair(test::issue_server_cert(pki_.ca));  // a renewal under the same CA
+  EXPECT_TRUE(reloader.poll());
+  EXPECT_EQ(reloader.generation(), 2u);
+}
+
+TEST_F(CertificateReloaderTest, FirstLoadIsNeverHeld) {
+  const auto other = vc::testing::make_pki();
+  write_pair(other.server);
+  auto trusted = std::make_shared<TrustedCas>();
+  ASSERT_TRUE(trusted->set(pki_.ca.cert_pem).ok());
+  CertificateReloader reloader(cert_path(), key_path(), trusted);
+  reloader.load();  // there is no other pair to serve
+  EXPECT_NE(reloader.current(), nullptr);
+}
+
 }  // namespace
 }  // namespace vc::webhook::server

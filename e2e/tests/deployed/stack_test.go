@@ -2,7 +2,6 @@ package deployed
 
 import (
 	"fmt"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -119,17 +118,7 @@ func TestDeployedWebhookRolloutRestartFailsNoAdmission(t *testing.T) {
 	})
 	// The last old replica leaves the endpoints before it stops; keep sending a little longer so
 	// that requests racing its exit are counted too.
-	settle := stream.Sent() + 100
-	f.WaitFor("100 more admissions after the rollout", time.Minute, func() (bool, string, error) {
-		n := stream.Sent()
-		return n >= settle, fmt.Sprintf("%d sent", n), nil
-	})
-	sent, failures := stream.Stop()
-	t.Logf("admissions during the rollout: %d sent, %d failed", sent, len(failures))
-	if len(failures) > 0 {
-		t.Errorf("%d of %d admissions failed during the rollout; first ones:\n%s", len(failures), sent,
-			strings.Join(failures[:min(len(failures), 10)], "\n"))
-	}
+	finishStream(t, f, stream, 100, "during the rollout")
 }
 
 // Killing the leader's process hands leadership on within the lease budget, and the new leader
@@ -193,25 +182,15 @@ func podNames(pods []corev1.Pod) []string {
 	return out
 }
 
-// killContainer sends SIGKILL to the first container of a pod on the real node, through the
-// node's containerd (ctr), as an OOM kill or a crash would end it.
+// killContainer sends SIGKILL to the first container of a pod on the real node, as an OOM kill or
+// a crash would end it.
 func killContainer(t *testing.T, f *framework.Framework, ns, pod string) {
 	t.Helper()
 	p, err := f.Kube.CoreV1().Pods(ns).Get(t.Context(), pod, metav1.GetOptions{})
 	if err != nil {
 		t.Fatalf("pod %s: %v", pod, err)
 	}
-	if len(p.Status.ContainerStatuses) == 0 {
-		t.Fatalf("pod %s has no container status", pod)
-	}
-	id, ok := strings.CutPrefix(p.Status.ContainerStatuses[0].ContainerID, "containerd://")
-	if !ok {
-		t.Fatalf("pod %s container ID %q is not containerd's", pod, p.Status.ContainerStatuses[0].ContainerID)
-	}
-	c := framework.LoadLocalCluster(t)
-	out, err := exec.CommandContext(t.Context(), "ctr", "--address", c.Var("CONTAINERD_SOCK"), "--namespace", "k8s.io",
-		"task", "kill", "--signal", "SIGKILL", id).CombinedOutput()
-	if err != nil {
-		t.Fatalf("ctr task kill %s (pod %s): %v: %s", id, pod, err, out)
+	if err := signalContainer(t, *p, "SIGKILL"); err != nil {
+		t.Fatalf("%v", err)
 	}
 }
