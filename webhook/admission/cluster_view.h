@@ -1,8 +1,9 @@
 #pragma once
 // ClusterView: the cluster state an admit function may read. In the server it is backed by the
 // Queue and Namespace informers, with a bounded live API read for what they do not hold yet
-// (webhook/app/informer_cluster_view.h); in unit tests by plain maps (StaticClusterView); in `vc-webhook-manager check`
-// by the API when --kubeconfig is given, else by a view that reports lookups as skipped.
+// (webhook/app/informer_cluster_view.h); in unit tests by plain maps (StaticClusterView); in
+// `vc-webhook-manager check` by the API when --kubeconfig is given, else by a view that reports
+// lookups as skipped.
 //
 // Thread-safety: implementations must allow concurrent calls from every server worker.
 

@@ -226,8 +226,9 @@ TEST_F(InformerClusterViewTest, SlowApiServerIsAnsweredWithinTheLiveLookupTimeou
   EXPECT_LT(took, 2500ms);
   EXPECT_GE(took, 1900ms);  // the default deadline, 2 s, was what ended it
   ASSERT_FALSE(q.ok());
-  EXPECT_TRUE(q.error().starts_with("queue.scheduling.volcano.sh \"slow\" not found in the cache, "
-                                    "and reading it from the API server failed: "))
+  EXPECT_TRUE(
+      q.error().starts_with("queue.scheduling.volcano.sh \"slow\" not found in the cache, "
+                            "and reading it from the API server failed: "))
       << q.error();
   EXPECT_EQ(lookups("queues", "timeout") - timeouts_before, 1);
 }
@@ -297,8 +298,8 @@ TEST_F(InformerClusterViewTest, NamespacesComeFromTheInformerKeepingOnlyTheQueue
 
 TEST_F(InformerClusterViewTest, NamespaceMissingFromTheInformerIsReadLiveOnce) {
   server.handle("GET", std::string(kNamespacesPath) + "/fresh", [](const Request&) {
-    return Response::json(
-        200, namespace_object("fresh", {{"scheduling.volcano.sh/queue-name", "qf"}}));
+    return Response::json(200,
+                          namespace_object("fresh", {{"scheduling.volcano.sh/queue-name", "qf"}}));
   });
   start(/*with_namespaces=*/true);
   auto fresh = view->get_namespace("fresh");  // created after the informer's last event

@@ -46,7 +46,8 @@ LiveLookups::Answer LiveLookups::get(const kube::Resource& r, std::string_view n
   const std::string key = std::string(r.plural) + "/" + std::string(name);
   if (negatively_cached(key)) {
     count(r, "negative_cached");
-    return {Outcome::NotFound, nullptr, "not found by a read less than --live-lookup-negative-ttl ago"};
+    return {Outcome::NotFound, nullptr,
+            "not found by a read less than --live-lookup-negative-ttl ago"};
   }
   if (!try_begin()) {
     count(r, "busy");
@@ -74,9 +75,9 @@ LiveLookups::Answer LiveLookups::get(const kube::Resource& r, std::string_view n
     remember_missing(key);
     return {Outcome::NotFound, nullptr, e.message.empty() ? e.describe() : e.message};
   }
-  const char* result = !sent                                    ? "throttled"
-                       : e.kind == kube::ErrorKind::Timeout     ? "timeout"
-                                                                : "error";
+  const char* result = !sent                                ? "throttled"
+                       : e.kind == kube::ErrorKind::Timeout ? "timeout"
+                                                            : "error";
   count(r, result);
   VC_LOG_WARN("live read during an admission review failed", kv("resource", r.plural),
               kv("name", name), kv("result", result), kv("err", e.describe()));
@@ -106,7 +107,8 @@ void LiveLookups::remember_missing(const std::string& key) {
   // Forget what has expired, then the oldest while full.
   auto pop_front = [&] {
     auto& [k, expiry] = order_.front();
-    if (auto it = missing_.find(k); it != missing_.end() && it->second == expiry) missing_.erase(it);
+    if (auto it = missing_.find(k); it != missing_.end() && it->second == expiry)
+      missing_.erase(it);
     order_.pop_front();
   };
   while (!order_.empty() && order_.front().second <= now) pop_front();

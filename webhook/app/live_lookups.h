@@ -85,7 +85,7 @@ class LiveLookups {
   // entry in order_ with the same expiry; order_ is in insertion order, which is expiry order
   // because the TTL is fixed; entries of order_ whose expiry no longer matches missing_ are
   // stale and skipped.
-  std::unordered_map<std::string, Clock::time_point> missing_;  // guarded by mu_
+  std::unordered_map<std::string, Clock::time_point> missing_;   // guarded by mu_
   std::deque<std::pair<std::string, Clock::time_point>> order_;  // guarded by mu_
 };
 

@@ -54,8 +54,7 @@ AdmissionOptions admission_options(const WebhookOptions& o, const flags::Feature
 
 // --live-lookup-*, with -1 concurrency resolved against the webhook's threads.
 LiveLookupOptions live_lookup_options(const WebhookOptions& o) {
-  const int threads =
-      o.webhook_threads > 0 ? o.webhook_threads : server::default_worker_threads();
+  const int threads = o.webhook_threads > 0 ? o.webhook_threads : server::default_worker_threads();
   return LiveLookupOptions{
       .timeout = std::chrono::duration_cast<std::chrono::milliseconds>(o.live_lookup_timeout),
       .concurrency = o.live_lookup_concurrency >= 0 ? o.live_lookup_concurrency : threads / 2,
@@ -179,8 +178,9 @@ int run(const WebhookOptions& o, std::stop_token stop, const RunSettings& settin
   }
   // /podgroups/mutate reads each PodGroup's namespace. Start-up does not wait for this cache:
   // until it has synced (or where the role lacks list/watch on namespaces), reads are live.
-  const bool reads_namespaces = std::any_of(endpoints->begin(), endpoints->end(),
-                                            [](const Endpoint& e) { return e.path == "/podgroups/mutate"; });
+  const bool reads_namespaces =
+      std::any_of(endpoints->begin(), endpoints->end(),
+                  [](const Endpoint& e) { return e.path == "/podgroups/mutate"; });
   if (reads_namespaces) {
     namespaces = std::make_shared<kube::cache::Informer>(*client, kube::resources::namespaces,
                                                          namespace_informer_options());
