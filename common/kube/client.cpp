@@ -105,8 +105,9 @@ struct Client::Impl {
 
   // One logical call, decoded.
   Result<json> call(HttpRequest rq, bool idempotent,
-                    const fastjson::MemberFilter& reply_reads = kWholeReply, CallDeadline by = {}) {
-    auto r = call_raw(rq, idempotent, by);
+                    const fastjson::MemberFilter& reply_reads = kWholeReply, CallDeadline by = {},
+                    LimiterWait wait = LimiterWait::Wait) {
+    auto r = call_raw(rq, idempotent, by, wait);
     if (!r.ok()) return r.error();
     return decode(rq, r->body, reply_reads);
   }
@@ -177,7 +178,8 @@ struct Client::Impl {
   }
 
   // One logical call: rate limit, send, retry within the call's deadline. Returns only 2xx.
-  Result<HttpResponse> call_raw(HttpRequest& rq, bool idempotent, CallDeadline by = {}) {
+  Result<HttpResponse> call_raw(HttpRequest& rq, bool idempotent, CallDeadline by = {},
+                                LimiterWait wait = LimiterWait::Wait) {
     const auto token = fence_token();
     if (!token) return fenced_error(rq);
     const std::stop_token& stop = *token;
@@ -188,7 +190,12 @@ struct Client::Impl {
       return timeout_error(std::string(rq.method) + " " + rq.target + ": deadline already passed");
     }
     for (int attempt = 0;; ++attempt) {
-      if (!limiter_for(rq.target).acquire(stop)) return fenced_error(rq);
+      if (wait == LimiterWait::FailFast) {
+        if (stop.stop_requested()) return fenced_error(rq);
+        if (!limiter_for(rq.target).try_acquire()) return throttled_error(rq);
+      } else if (!limiter_for(rq.target).acquire(stop)) {
+        return fenced_error(rq);
+      }
       rq.deadline = deadline;
       const auto t0 = Clock::now();
       auto r = transport.send(rq, stop);
@@ -214,6 +221,16 @@ struct Client::Impl {
                     err.describe());
       if (!sleep_unless_stopped(delay, stop)) return fenced_error(rq);
     }
+  }
+
+  // LimiterWait::FailFast found the bucket empty.
+  static ApiError throttled_error(const HttpRequest& rq) {
+    ApiError e;
+    e.kind = ErrorKind::TooManyRequests;
+    e.message = std::string(rq.method) + " " + rq.target +
+                ": not sent: the client-side rate limiter (--kube-api-qps, --kube-api-burst) "
+                "has no token free";
+    return e;
   }
 
   static void log_failure(const HttpRequest& rq, const ApiError& err, int retries) {
@@ -376,9 +393,9 @@ const Config& Client::config() const {
 }
 
 Result<json> Client::get(const Resource& r, std::string_view ns, std::string_view name,
-                         std::string_view subresource, CallDeadline by) {
+                         std::string_view subresource, CallDeadline by, LimiterWait wait) {
   return impl_->call(impl_->make_for(r, "GET", r.path(ns, name, subresource)), true, kWholeReply,
-                     by);
+                     by, wait);
 }
 
 namespace {

@@ -126,6 +126,14 @@ struct ClientOptions {
 // is worthless after a point, e.g. a lease renewal after the renew deadline.
 using CallDeadline = std::optional<std::chrono::steady_clock::time_point>;
 
+// How a call waits for a token of the client-side rate limiter.
+enum class LimiterWait {
+  Wait,      // as long as the bucket needs (the default)
+  FailFast,  // not at all: with no token free now, the call (or its retry) fails at once with
+             // ErrorKind::TooManyRequests and http_status 0, sending nothing. For a caller that
+             // answers someone waiting, e.g. an admission review.
+};
+
 class Client {
  public:
   // Throws ConfigError when the server URL or the TLS material in config is unusable.
@@ -135,7 +143,8 @@ class Client {
   Client& operator=(const Client&) = delete;
 
   Result<json> get(const Resource& r, std::string_view ns, std::string_view name,
-                   std::string_view subresource = {}, CallDeadline by = {});
+                   std::string_view subresource = {}, CallDeadline by = {},
+                   LimiterWait wait = LimiterWait::Wait);
   // ns empty: all namespaces (or a cluster-scoped resource). Returns the List object as sent.
   Result<json> list(const Resource& r, std::string_view ns, const ListOptions& options = {});
   // Like list, but hands each item to on_item as soon as it is parsed and returns the List

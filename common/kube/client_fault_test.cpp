@@ -232,6 +232,32 @@ TEST(ClientFaults, ClientSideRateLimitPacesRequests) {
   EXPECT_GE(Clock::now() - t0, 180ms);
 }
 
+void serve_pod(FakeApiServer& server) {
+  server.handle("GET", "/api/v1/namespaces/ns/pods/p",
+                [](const Request&) { return Response::json(200, pod()); });
+}
+
+ClientOptions one_token_then_one_per_20s() {
+  ClientOptions o = options(20s);
+  o.qps = 0.05;
+  o.burst = 1;
+  return o;
+}
+
+TEST(ClientFaults, FailFastCallWithAnEmptyBucketFailsAtOnceAndSendsNothing) {
+  FakeApiServer server;
+  serve_pod(server);
+  Client client(server.config(), one_token_then_one_per_20s());
+  ASSERT_TRUE(client.get(resources::pods, "ns", "p", {}, {}, LimiterWait::FailFast).ok());
+  const auto t0 = Clock::now();
+  auto r = client.get(resources::pods, "ns", "p", {}, {}, LimiterWait::FailFast);
+  EXPECT_LT(Clock::now() - t0, 100ms);
+  ASSERT_TRUE(r.is(ErrorKind::TooManyRequests)) << (r.ok() ? "ok" : r.error().describe());
+  EXPECT_EQ(r.error().http_status, 0);
+  EXPECT_NE(r.error().message.find("rate limiter"), std::string::npos) << r.error().message;
+  EXPECT_EQ(server.requests().size(), 1u) << server.describe_requests();
+}
+
 TEST(ClientFence, CancelsACallInFlightAtOnce) {
   FakeApiServer server;
   server.handle("POST", "/api/v1/namespaces/ns/pods", stalled);
@@ -269,12 +295,8 @@ TEST(ClientFence, RefusesNewCallsUntilUnfenced) {
 
 TEST(ClientFence, CancelsACallWaitingForTheRateLimiter) {
   FakeApiServer server;
-  server.handle("GET", "/api/v1/namespaces/ns/pods/p",
-                [](const Request&) { return Response::json(200, pod()); });
-  ClientOptions o = options(20s);
-  o.qps = 0.05;  // one token every 20 s after the first
-  o.burst = 1;
-  Client client(server.config(), o);
+  serve_pod(server);
+  Client client(server.config(), one_token_then_one_per_20s());
   ASSERT_TRUE(client.get(resources::pods, "ns", "p").ok());
   auto waiting =
       std::async(std::launch::async, [&] { return client.get(resources::pods, "ns", "p"); });

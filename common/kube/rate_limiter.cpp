@@ -49,4 +49,14 @@ bool RateLimiter::acquire(std::stop_token stop) {
   return true;
 }
 
+bool RateLimiter::try_acquire() {
+  if (!enabled()) return true;
+  std::lock_guard lock(mu_);
+  refill(now_());
+  // Below one token, waiters have reserved what refills first; taking it would jump the queue.
+  if (tokens_ < 1) return false;
+  tokens_ -= 1;
+  return true;
+}
+
 }  // namespace vc::kube

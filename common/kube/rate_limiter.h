@@ -31,6 +31,9 @@ class RateLimiter {
   // Blocks until a token is available. Returns false (without using a token) when stop was
   // requested first.
   bool acquire(std::stop_token stop = {});
+  // Takes a token only when one is free now; never waits and never borrows from the future.
+  // For a caller whose answer is worthless after a wait (an admission review).
+  bool try_acquire();
 
   bool enabled() const { return qps_ > 0; }
 

@@ -50,6 +50,32 @@ TEST(RateLimiter, CancelledReservationReturnsTheToken) {
   EXPECT_EQ(limiter.reserve(), Clock::duration::zero());
 }
 
+TEST(RateLimiter, TryAcquireTakesOnlyAFreeTokenAndNeverWaits) {
+  FakeClock clock;
+  RateLimiter limiter(10, 2, clock.fn());
+  EXPECT_TRUE(limiter.try_acquire());
+  EXPECT_TRUE(limiter.try_acquire());
+  EXPECT_FALSE(limiter.try_acquire());  // empty: no borrowing from the future
+  clock.now += 50ms;                    // half a token is not a token
+  EXPECT_FALSE(limiter.try_acquire());
+  clock.now += 50ms;
+  EXPECT_TRUE(limiter.try_acquire());
+  // A failed try takes nothing: the next token is one interval away, not two.
+  EXPECT_FALSE(limiter.try_acquire());
+  clock.now += 100ms;
+  EXPECT_EQ(limiter.reserve(), Clock::duration::zero());
+}
+
+TEST(RateLimiter, TryAcquireDoesNotJumpAheadOfAWaiter) {
+  FakeClock clock;
+  RateLimiter limiter(10, 1, clock.fn());
+  EXPECT_EQ(limiter.reserve(), Clock::duration::zero());
+  EXPECT_GT(limiter.reserve(), Clock::duration::zero());  // a waiter owns the next token
+  clock.now += 100ms;
+  EXPECT_FALSE(limiter.try_acquire());
+  EXPECT_TRUE(RateLimiter(0, 1).try_acquire());  // disabled: always free
+}
+
 TEST(RateLimiter, ZeroQpsDisablesLimiting) {
   RateLimiter limiter(0, 1);
   EXPECT_FALSE(limiter.enabled());

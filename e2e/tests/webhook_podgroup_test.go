@@ -3,6 +3,7 @@ package tests
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -52,6 +53,18 @@ func TestWebhookPodGroups(t *testing.T) {
 		}
 		return got.Spec.Queue
 	}
+	// queueSoon is queueOf, asked again for a few seconds until it gives want: our webhook reads
+	// the annotation from a Namespace informer, which sees a change a moment after the API server
+	// stores it (docs/compat.md), where Volcano's live GET sees it at once.
+	queueSoon := func(t *testing.T, pg *schedulingv1beta1.PodGroup, want string) string {
+		t.Helper()
+		var got string
+		_, _ = framework.Poll(5*time.Second, func() (bool, string, error) {
+			got = queueOf(t, pg.DeepCopy())
+			return got == want, got, nil
+		})
+		return got
+	}
 
 	t.Run("no queue and no namespace annotation: default", func(t *testing.T) {
 		if q := queueOf(t, newPodGroup(f.Namespace, "plain", "")); q != "default" {
@@ -73,7 +86,7 @@ func TestWebhookPodGroups(t *testing.T) {
 		if allowed {
 			want, why = annotated, "the webhook's role may read namespaces"
 		}
-		if q := queueOf(t, newPodGroup(f.Namespace, "own-role", "")); q != want {
+		if q := queueSoon(t, newPodGroup(f.Namespace, "own-role", ""), want); q != want {
 			t.Errorf("queue %q, want %q (%s; identity %s/%s)", q, want, why,
 				framework.AdmissionServiceAccountNamespace, framework.AdmissionServiceAccountName)
 		}
@@ -99,7 +112,7 @@ func TestWebhookPodGroups(t *testing.T) {
 	}
 	for _, tc := range defaults {
 		t.Run(tc.name, func(t *testing.T) {
-			if q := queueOf(t, newPodGroup(f.Namespace, "annotated", tc.queue)); q != tc.want {
+			if q := queueSoon(t, newPodGroup(f.Namespace, "annotated", tc.queue), tc.want); q != tc.want {
 				t.Errorf("queue %q, want %q", q, tc.want)
 			}
 		})

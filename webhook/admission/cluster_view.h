@@ -1,8 +1,9 @@
 #pragma once
 // ClusterView: the cluster state an admit function may read. In the server it is backed by the
-// shared Queue informer (with a live API fallback for queues missing from the cache) and a live
-// namespace GET; in unit tests by plain maps (StaticClusterView); in `vc-webhook-manager check`
-// by the API when --kubeconfig is given, else by a view that reports lookups as skipped.
+// Queue and Namespace informers, with a bounded live API read for what they do not hold yet
+// (webhook/app/informer_cluster_view.h); in unit tests by plain maps (StaticClusterView); in
+// `vc-webhook-manager check` by the API when --kubeconfig is given, else by a view that reports
+// lookups as skipped.
 //
 // Thread-safety: implementations must allow concurrent calls from every server worker.
 
@@ -35,7 +36,8 @@ class ClusterView {
   // Queues whose spec.parent equals parent (the "queueParent" index; an empty parent is not
   // indexed).
   virtual std::vector<QueuePtr> child_queues(std::string_view parent) const = 0;
-  // A Namespace object by name (live GET in Volcano); error text on failure.
+  // A Namespace object by name (a live GET in Volcano; the server may hold only the fields the
+  // admit rules read); error text on failure.
   virtual api::Expected<nlohmann::json> get_namespace(std::string_view name) const = 0;
   // False when lookups are unavailable (offline `check` without a kubeconfig); rules that need
   // a lookup then skip it and report the skip as a warning.

@@ -61,23 +61,27 @@ inline json webhook_configuration(const std::string& kind, const std::string& na
   return c;
 }
 
-// Serves the Queue collection: a list of the queues added so far and watches that stay open.
-class FakeQueues {
+// Serves a cluster-scoped collection (the Queues by default): a list of the objects added so far
+// and watches that stay open.
+class FakeCollection {
  public:
-  explicit FakeQueues(FakeApiServer& server) : state_(std::make_shared<State>()) {
-    server.handle("GET", kQueuesPath, [state = state_](const Request& r) -> Reply {
+  explicit FakeCollection(FakeApiServer& server, std::string path = kQueuesPath,
+                          std::string list_kind = "QueueList",
+                          std::string api_version = "scheduling.volcano.sh/v1beta1")
+      : state_(std::make_shared<State>()) {
+    server.handle("GET", path, [state = state_, list_kind, api_version](const Request& r) -> Reply {
       if (r.param("watch") == "1") return state->watches.open();
       std::lock_guard lock(state->mu);
-      json list = {{"kind", "QueueList"},
-                   {"apiVersion", "scheduling.volcano.sh/v1beta1"},
+      json list = {{"kind", list_kind},
+                   {"apiVersion", api_version},
                    {"metadata", {{"resourceVersion", "10"}}},
                    {"items", state->items}};
       return Response::json(200, list);
     });
   }
-  void add(json q) {
+  void add(json object) {
     std::lock_guard lock(state_->mu);
-    state_->items.push_back(std::move(q));
+    state_->items.push_back(std::move(object));
   }
   std::shared_ptr<vc::testing::ResponseStream> next_watch(
       std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
@@ -92,6 +96,7 @@ class FakeQueues {
   };
   std::shared_ptr<State> state_;
 };
+using FakeQueues = FakeCollection;
 
 inline void serve_version(FakeApiServer& server, const std::string& minor = "35") {
   server.handle("GET", "/version", [minor](const Request&) {

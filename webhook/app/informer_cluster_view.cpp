@@ -11,12 +11,15 @@ using kube::cache::JsonObject;
 using kube::cache::ObjectPtr;
 
 // The cached JSON, sharing ownership with the cache entry. Objects come from the default
-// transform, so they are JsonObjects; anything else is a wiring mistake.
-QueuePtr as_queue(const ObjectPtr& object) {
+// transform or namespace_informer_options(), so they are JsonObjects; anything else is a wiring
+// mistake.
+QueuePtr cached_json(const ObjectPtr& object) {
   const auto* json_object = dynamic_cast<const JsonObject*>(object.get());
-  if (!json_object) throw std::logic_error("queue informer must use the default JSON transform");
+  if (!json_object) throw std::logic_error("webhook informers must cache JsonObjects");
   return QueuePtr(object, &json_object->json);
 }
+
+constexpr const char* kQueueNameAnnotation = "scheduling.volcano.sh/queue-name";
 
 std::string not_found(std::string_view name) {
   return "queue.scheduling.volcano.sh " + go::quote(name) + " not found";
@@ -36,34 +39,56 @@ void add_queue_parent_index(kube::cache::Informer& queues) {
   });
 }
 
-InformerClusterView::InformerClusterView(kube::Client& client,
-                                         std::shared_ptr<const kube::cache::Informer> queues)
-    : client_(client), queues_(std::move(queues)) {}
+kube::cache::InformerOptions namespace_informer_options() {
+  kube::cache::InformerOptions options;
+  auto reads = std::make_shared<fastjson::MemberFilter>(fastjson::MemberFilter::only(
+      {"metadata.name", "metadata.uid", "metadata.resourceVersion", "metadata.annotations"}));
+  options.transform = kube::cache::Transform(
+      "webhook-namespace-queue",
+      [](nlohmann::json&& ns) -> kube::cache::ObjectPtr {
+        auto out = std::make_shared<JsonObject>();
+        kube::cache::read_metadata(ns, *out);
+        out->json = {{"metadata", {{"name", out->name}}}};
+        const auto& meta = ns["metadata"];
+        if (auto a = meta.find("annotations"); a != meta.end() && a->is_object()) {
+          if (auto q = a->find(kQueueNameAnnotation); q != a->end()) {
+            out->json["metadata"]["annotations"] = {{kQueueNameAnnotation, *q}};
+          }
+        }
+        return out;
+      },
+      std::move(reads));
+  return options;
+}
+
+InformerClusterView::InformerClusterView(std::shared_ptr<const kube::cache::Informer> queues,
+                                         std::shared_ptr<const kube::cache::Informer> namespaces,
+                                         std::shared_ptr<LiveLookups> live)
+    : queues_(std::move(queues)), namespaces_(std::move(namespaces)), live_(std::move(live)) {}
 
 api::Expected<QueuePtr> InformerClusterView::get_queue(std::string_view name) const {
   // An empty name would turn the live GET into a LIST; the lister finds nothing under "".
   if (name.empty()) return api::Unexpected{not_found(name)};
-  if (auto cached = queues_->store().get(std::string(name))) return as_queue(cached);
-  auto live = client_.get(kube::resources::queues, "", name);
-  if (live.ok()) {
-    VC_LOG_DEBUG("queue missing from the cache was read from the API server", kv("queue", name));
-    auto& object = live.value();
-    if (auto m = object.find("metadata"); m != object.end() && m->is_object()) {
-      m->erase("managedFields");
-    }
-    return std::make_shared<const nlohmann::json>(std::move(live).value());
+  if (auto cached = queues_->store().get(std::string(name))) return cached_json(cached);
+  auto live = live_->get(kube::resources::queues, name);
+  switch (live.outcome) {
+    case LiveLookups::Outcome::Found:
+      VC_LOG_DEBUG("queue missing from the cache was read from the API server", kv("queue", name));
+      return std::make_shared<const nlohmann::json>(std::move(live.object));
+    case LiveLookups::Outcome::NotFound:
+      return api::Unexpected{not_found(name)};
+    case LiveLookups::Outcome::Failed:
+      break;
   }
-  if (live.is(kube::ErrorKind::NotFound)) return api::Unexpected{not_found(name)};
-  VC_LOG_WARN("live queue read failed", kv("queue", name), kv("err", live.error().describe()));
   return api::Unexpected{not_found(name) +
                          " in the cache, and reading it from the API server "
                          "failed: " +
-                         live.error().describe()};
+                         live.why};
 }
 
 std::vector<QueuePtr> InformerClusterView::list_queues() const {
   std::vector<QueuePtr> out;
-  for (const auto& object : queues_->store().list()) out.push_back(as_queue(object));
+  for (const auto& object : queues_->store().list()) out.push_back(cached_json(object));
   return out;
 }
 
@@ -71,17 +96,27 @@ std::vector<QueuePtr> InformerClusterView::child_queues(std::string_view parent)
   std::vector<QueuePtr> out;
   if (parent.empty()) return out;
   for (const auto& object : queues_->store().by_index(kQueueParentIndex, std::string(parent))) {
-    out.push_back(as_queue(object));
+    out.push_back(cached_json(object));
   }
   return out;
 }
 
 api::Expected<nlohmann::json> InformerClusterView::get_namespace(std::string_view name) const {
   if (name.empty()) return api::Unexpected{"resource name may not be empty"};
-  auto live = client_.get(kube::resources::namespaces, "", name);
-  if (live.ok()) return std::move(live).value();
-  const auto& e = live.error();
-  return api::Unexpected{e.message.empty() ? e.describe() : e.message};
+  if (namespaces_) {
+    if (auto cached = namespaces_->store().get(std::string(name))) return *cached_json(cached);
+  }
+  auto live = live_->get(kube::resources::namespaces, name);
+  switch (live.outcome) {
+    case LiveLookups::Outcome::Found:
+      return std::move(live.object);
+    case LiveLookups::Outcome::NotFound:
+      // The negative cache does not keep the API server's text; this is its wording.
+      return api::Unexpected{"namespaces " + go::quote(name) + " not found"};
+    case LiveLookups::Outcome::Failed:
+      break;
+  }
+  return api::Unexpected{live.why};
 }
 
 }  // namespace vc::webhook::app

@@ -79,6 +79,23 @@ void add_flags(flags::FlagSet& fs, WebhookOptions& o) {
   fs.duration_var("admission-stall-timeout", &o.admission_stall_timeout,
                   "/healthz fails when no dial of the admission port has succeeded for this "
                   "long (the admission threads are wedged).");
+  fs.duration_var("live-lookup-timeout", &o.live_lookup_timeout,
+                  "Deadline of a read from the API server made during a review, for a queue or "
+                  "namespace the informers do not hold yet (more than 0, less than 10s, the API "
+                  "server's default webhook timeout). Such a read never waits for a "
+                  "--kube-api-qps token: with none free it is not made.");
+  fs.int_var("live-lookup-concurrency", &o.live_lookup_concurrency,
+             "How many such reads may be in flight at once; a review beyond that does not read "
+             "and is answered as when the read fails. -1: half the webhook threads, rounded down "
+             "(none with one thread), so that slow reads never hold every thread; 0: never read "
+             "live.");
+  fs.duration_var("live-lookup-negative-ttl", &o.live_lookup_negative_ttl,
+                  "How long a queue or namespace the API server just reported missing is "
+                  "answered as missing without another read (the informers are still consulted "
+                  "first); 0 disables.");
+  fs.int_var("live-lookup-negative-cache-size", &o.live_lookup_negative_cache_size,
+             "How many such missing names are remembered at most (the oldest are forgotten "
+             "first).");
 }
 
 }  // namespace
@@ -158,6 +175,21 @@ std::vector<std::string> validate(const WebhookOptions& o) {
   }
   if (o.graceful_shutdown_time.count() < 0) {
     errors.emplace_back("invalid --graceful-shutdown-time: must not be negative");
+  }
+  if (o.live_lookup_timeout <= std::chrono::nanoseconds::zero() ||
+      o.live_lookup_timeout >= std::chrono::seconds(10)) {
+    errors.emplace_back("invalid --live-lookup-timeout: must be more than 0 and less than 10s");
+  }
+  if (o.live_lookup_concurrency < -1) {
+    errors.push_back("invalid --live-lookup-concurrency " +
+                     std::to_string(o.live_lookup_concurrency) +
+                     ": must be -1 (half the webhook threads), 0 (never) or more");
+  }
+  if (o.live_lookup_negative_ttl.count() < 0) {
+    errors.emplace_back("invalid --live-lookup-negative-ttl: must not be negative");
+  }
+  if (o.live_lookup_negative_cache_size < 0) {
+    errors.emplace_back("invalid --live-lookup-negative-cache-size: must not be negative");
   }
   return errors;
 }

@@ -61,6 +61,13 @@ struct WebhookOptions : flags::BaseOptions {
   std::chrono::nanoseconds self_probe_interval = std::chrono::seconds(1);
   std::chrono::nanoseconds self_probe_timeout = std::chrono::seconds(1);
   std::chrono::nanoseconds admission_stall_timeout = std::chrono::seconds(20);
+  // Reads from the API server during a review, for an object an informer does not hold
+  // (live_lookups.h): their deadline, how many at once (-1: half the webhook threads, rounded
+  // down), and how long and how many names a NotFound answer is remembered.
+  std::chrono::nanoseconds live_lookup_timeout = std::chrono::seconds(2);
+  int live_lookup_concurrency = -1;
+  std::chrono::nanoseconds live_lookup_negative_ttl = std::chrono::seconds(10);
+  int live_lookup_negative_cache_size = 10000;
 
   // Volcano's gates plus PodLevelResources, whose default follows the cluster version
   // (spec webhook.md §4.2 step 4d).
@@ -78,7 +85,8 @@ api::Status check_port(const WebhookOptions& options);
 
 // The remaining start-up checks, each message as Volcano words it where Volcano has it:
 // all three webhook flags empty, an --enabled-admission path that no endpoint serves, a
-// --log-format other than text/json, negative --webhook-threads or --graceful-shutdown-time.
+// --log-format other than text/json, negative --webhook-threads or --graceful-shutdown-time,
+// --live-lookup-* out of range.
 std::vector<std::string> validate(const WebhookOptions& options);
 
 // --enabled-admission as Volcano reads it: trimmed, split on ',', entries trimmed, empty entries

@@ -138,7 +138,11 @@ TEST(Options, VersionAndHelpAreReported) {
                            "--alsologtostderr",
                            "--log-format",
                            "--webhook-threads",
-                           "--busy-poll"}) {
+                           "--busy-poll",
+                           "--live-lookup-timeout",
+                           "--live-lookup-concurrency",
+                           "--live-lookup-negative-ttl",
+                           "--live-lookup-negative-cache-size"}) {
     EXPECT_NE(help->usage.find(std::string(flag) + " "), std::string::npos) << flag;
   }
   EXPECT_NE(help->usage.find("(default \":11251\")"), std::string::npos);
@@ -218,6 +222,32 @@ TEST(Options, OurFlagsAreValidated) {
   EXPECT_EQ(errors[2], "invalid --busy-poll: must be between 0 and 10ms");
   o.busy_poll = 0s;  // disabled
   EXPECT_EQ(validate(o).size(), 2u);
+}
+
+TEST(Options, LiveLookupFlagsParseAndAreBounded) {
+  WebhookOptions o = parse_ok({"--live-lookup-timeout=1500ms", "--live-lookup-concurrency=3",
+                               "--live-lookup-negative-ttl=0", "--webhook-url=https://x",
+                               "--live-lookup-negative-cache-size=5"});
+  EXPECT_EQ(o.live_lookup_timeout, 1500ms);
+  EXPECT_EQ(o.live_lookup_concurrency, 3);
+  EXPECT_EQ(o.live_lookup_negative_ttl, 0s);
+  EXPECT_EQ(o.live_lookup_negative_cache_size, 5);
+  EXPECT_TRUE(validate(o).empty());
+  EXPECT_EQ(WebhookOptions().live_lookup_timeout, 2s);
+  EXPECT_EQ(WebhookOptions().live_lookup_concurrency, -1);
+  o.live_lookup_timeout = 10s;  // the API server's default webhook timeout would have passed
+  o.live_lookup_concurrency = -2;
+  o.live_lookup_negative_ttl = -1s;
+  o.live_lookup_negative_cache_size = -1;
+  const auto errors = validate(o);
+  ASSERT_EQ(errors.size(), 4u);
+  EXPECT_EQ(errors[0], "invalid --live-lookup-timeout: must be more than 0 and less than 10s");
+  EXPECT_NE(errors[1].find("--live-lookup-concurrency -2"), std::string::npos) << errors[1];
+  EXPECT_NE(errors[2].find("--live-lookup-negative-ttl"), std::string::npos) << errors[2];
+  EXPECT_NE(errors[3].find("--live-lookup-negative-cache-size"), std::string::npos) << errors[3];
+  o.live_lookup_timeout = 0s;
+  EXPECT_EQ(validate(o).front(),
+            "invalid --live-lookup-timeout: must be more than 0 and less than 10s");
 }
 
 TEST(EnabledPaths, TrimsSplitsAndSkipsEmptyEntries) {

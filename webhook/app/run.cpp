@@ -1,5 +1,6 @@
 #include "webhook/app/run.h"
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 
@@ -54,6 +55,17 @@ AdmissionOptions admission_options(const WebhookOptions& o, const flags::Feature
   return a;
 }
 
+// --live-lookup-*, with -1 concurrency resolved against the webhook's threads.
+LiveLookupOptions live_lookup_options(const WebhookOptions& o) {
+  const int threads = o.webhook_threads > 0 ? o.webhook_threads : server::default_worker_threads();
+  return LiveLookupOptions{
+      .timeout = std::chrono::duration_cast<std::chrono::milliseconds>(o.live_lookup_timeout),
+      .concurrency = o.live_lookup_concurrency >= 0 ? o.live_lookup_concurrency : threads / 2,
+      .negative_ttl =
+          std::chrono::duration_cast<std::chrono::milliseconds>(o.live_lookup_negative_ttl),
+      .negative_capacity = static_cast<std::size_t>(o.live_lookup_negative_cache_size)};
+}
+
 std::string join(const std::vector<std::string>& items) {
   std::string out;
   for (const auto& item : items) out += (out.empty() ? "" : ",") + item;
@@ -102,6 +114,7 @@ int run(const WebhookOptions& o, std::stop_token stop, const RunSettings& settin
   // before the client.
   std::unique_ptr<kube::Client> client;
   std::shared_ptr<kube::cache::Informer> queues;
+  std::shared_ptr<kube::cache::Informer> namespaces;  // only with /podgroups/mutate
   std::unique_ptr<vc::server::Server> health;
 
   // The health server comes first, as in Volcano; it is ready once the cache has synced and the
@@ -166,6 +179,16 @@ int run(const WebhookOptions& o, std::stop_token stop, const RunSettings& settin
     health->add_ready_check("queue-cache-synced",
                             [informer = queues.get()] { return informer->has_synced(); });
   }
+  // /podgroups/mutate reads each PodGroup's namespace. Start-up does not wait for this cache:
+  // until it has synced (or where the role lacks list/watch on namespaces), reads are live.
+  const bool reads_namespaces =
+      std::any_of(endpoints->begin(), endpoints->end(),
+                  [](const Endpoint& e) { return e.path == "/podgroups/mutate"; });
+  if (reads_namespaces) {
+    namespaces = std::make_shared<kube::cache::Informer>(*client, kube::resources::namespaces,
+                                                         namespace_informer_options());
+    namespaces->start();
+  }
 
   CaBundleSyncOptions ca_sync = settings.ca_bundle;
   ca_sync.keep_previous = o.ca_bundle_keep_previous;
@@ -187,8 +210,13 @@ int run(const WebhookOptions& o, std::stop_token stop, const RunSettings& settin
 
   std::vector<std::string> paths;
   for (const auto& endpoint : *endpoints) paths.push_back(endpoint.path);
-  auto view = std::make_shared<InformerClusterView>(*client, queues);
   auto trusted = std::make_shared<server::TrustedCas>();
+  const auto lookups = live_lookup_options(o);
+  VC_LOG_INFO("live reads during reviews", kv("timeout", go::format_duration(lookups.timeout)),
+              kv("concurrency", lookups.concurrency),
+              kv("negative_ttl", go::format_duration(lookups.negative_ttl)));
+  auto view = std::make_shared<InformerClusterView>(
+      queues, namespaces, std::make_shared<LiveLookups>(*client, lookups));
   server::AdmissionServer admission(
       server::AdmissionServerOptions{
           .listen_address = o.listen_address,
@@ -245,6 +273,7 @@ int run(const WebhookOptions& o, std::stop_token stop, const RunSettings& settin
   const bool clean = admission.stop();
   if (conf_watcher) conf_watcher->stop();
   queues->stop();
+  if (namespaces) namespaces->stop();
   if (health) health->stop();
   if (!clean) {
     VC_LOG_ERROR("close admission server failed: context deadline exceeded");

@@ -142,6 +142,19 @@ func TestDeployedFencedLeaderMakesNoLateWrite(t *testing.T) {
 
 func startProxy(t *testing.T, f *framework.Framework) *framework.FreezableProxy {
 	t.Helper()
+	listen, upstream := proxyAddresses(t, f)
+	p, err := framework.StartFreezableProxy(listen, upstream)
+	if err != nil {
+		t.Fatalf("proxy on %s: %v", listen, err)
+	}
+	t.Cleanup(p.Close)
+	return p
+}
+
+// proxyAddresses: where a proxy in the test listens for pods (the host's address on the pod
+// network, any port) and the API server it forwards to.
+func proxyAddresses(t *testing.T, f *framework.Framework) (listen, upstream string) {
+	t.Helper()
 	u, err := url.Parse(f.Config.Host)
 	if err != nil {
 		t.Fatalf("API server address %q: %v", f.Config.Host, err)
@@ -150,12 +163,7 @@ func startProxy(t *testing.T, f *framework.Framework) *framework.FreezableProxy 
 	if gateway == "" {
 		t.Fatalf("VC_POD_GATEWAY is not set: the address pods reach the host at (run through e2e/run-deployed.sh)")
 	}
-	p, err := framework.StartFreezableProxy(net.JoinHostPort(gateway, "0"), u.Host)
-	if err != nil {
-		t.Fatalf("proxy on %s: %v", gateway, err)
-	}
-	t.Cleanup(p.Close)
-	return p
+	return net.JoinHostPort(gateway, "0"), u.Host
 }
 
 func scaleControllers(ctx context.Context, t *testing.T, f *framework.Framework, ns string, n int32) {

@@ -75,6 +75,15 @@ func TestDeployedWebhookAppliesNamespaceQueue(t *testing.T) {
 		ObjectMeta: metav1.ObjectMeta{Name: "annotated", Namespace: f.Namespace},
 		Spec:       schedulingv1beta1.PodGroupSpec{MinMember: 1, Queue: "default"},
 	}
+	// The webhook's Namespace informer sees the annotation a moment after it is stored
+	// (docs/compat.md); dry runs show when it has.
+	framework.WaitFor(t, "the webhook to see the namespace's queue", 10*time.Second, func() (bool, string, error) {
+		dry, err := f.Volcano.SchedulingV1beta1().PodGroups(f.Namespace).Create(t.Context(), pg.DeepCopy(), framework.DryRunCreate())
+		if err != nil {
+			return false, "", err
+		}
+		return dry.Spec.Queue == queue, "queue " + dry.Spec.Queue, nil
+	})
 	got := f.CreatePodGroup(t, pg)
 	if got.Spec.Queue != queue {
 		t.Errorf("PodGroup stored with queue %q, want the namespace's queue %q", got.Spec.Queue, queue)

@@ -105,14 +105,14 @@ var VolcanoControllerClusterRules = Rules{
 
 // WebhookRules is our webhook's ClusterRole apart from the webhook configurations (checked with
 // their resourceNames by CheckWebhookRole): the Queue informer and live GET, events, and the
-// namespace GET of /podgroups/mutate when that path is enabled.
+// Namespace informer and live GET of /podgroups/mutate when that path is enabled.
 func WebhookRules(paths []string) Rules {
 	r := Rules{
 		"scheduling.volcano.sh queues": {"get", "list", "watch"},
 		" events":                      {"create", "patch"},
 	}
 	if slices.Contains(paths, "/podgroups/mutate") {
-		r[" namespaces"] = []string{"get"}
+		r[" namespaces"] = []string{"get", "list", "watch"}
 	}
 	return r
 }
