@@ -131,13 +131,14 @@ func stopped(phase batchv1alpha1.JobPhase) bool {
 	return false
 }
 
-// TestJobSurvivesPodCreateOutage: for podCreateOutage every pod create of the Job controller in
+// TestFaultJobSurvivesPodCreateOutage: for podCreateOutage every pod create of the Job controller in
 // the test's namespace fails with 500 InternalError (another admission webhook, failurePolicy
 // Fail, is down). The Job must not be terminated, though far more than --max-requeue-num syncs
 // fail, and once the webhook is gone it must run to completion. Volcano counts every failed sync
 // and terminates the Job (docs/compat.md), so the test runs against ours only. It takes about
-// podCreateOutage plus a minute.
-func TestJobSurvivesPodCreateOutage(t *testing.T) {
+// podCreateOutage plus a minute; named TestFault* so that the lagged passes (^Test(Controllers|Job|
+// Gang)) do not run it again.
+func TestFaultJobSurvivesPodCreateOutage(t *testing.T) {
 	if framework.ControllersImpl() == "reference" {
 		t.Skip("Volcano's controller-manager terminates a Job after --max-requeue-num failed syncs, " +
 			"transient or not (a vc-cpp difference, docs/compat.md)")
