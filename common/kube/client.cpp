@@ -10,6 +10,7 @@
 
 #include "common/json/fast_parse.h"
 #include "common/kube/errors.h"
+#include "common/kube/fault_scope.h"
 #include "common/kube/proto/envelope.h"
 #include "common/kube/proto/schema.h"
 #include "common/kube/rate_limiter.h"
@@ -178,8 +179,17 @@ struct Client::Impl {
   }
 
   // One logical call: rate limit, send, retry within the call's deadline. Returns only 2xx.
+  // A final failure is noted in the calling thread's FaultScope (a reconcile's), so the worker
+  // loop can tell the API server's trouble from the object's.
   Result<HttpResponse> call_raw(HttpRequest& rq, bool idempotent, CallDeadline by = {},
                                 LimiterWait wait = LimiterWait::Wait) {
+    auto r = call_with_retries(rq, idempotent, by, wait);
+    if (!r.ok()) FaultScope::note_api_error(r.error());
+    return r;
+  }
+
+  Result<HttpResponse> call_with_retries(HttpRequest& rq, bool idempotent, CallDeadline by,
+                                         LimiterWait wait) {
     const auto token = fence_token();
     if (!token) return fenced_error(rq);
     const std::stop_token& stop = *token;

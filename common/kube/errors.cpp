@@ -254,6 +254,12 @@ ApiError timeout_error(std::string message) {
   return e;
 }
 
+bool is_transient(const ApiError& e) {
+  if (e.retryable() || e.kind == ErrorKind::Cancelled) return true;
+  // A code we have no kind for: a proxy's 502, a webhook's denial carrying a 5xx code.
+  return e.http_status >= 500 && e.http_status <= 599;
+}
+
 ApiError cancelled_error(std::string message) {
   ApiError e = transport_error(std::move(message));
   e.kind = ErrorKind::Cancelled;

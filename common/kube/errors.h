@@ -21,4 +21,13 @@ ApiError timeout_error(std::string message);
 // The caller asked to stop.
 ApiError cancelled_error(std::string message);
 
+// Whether the failure says nothing about the object the request was about: the API server or
+// the path to it was unwell (any 5xx, including the 500 InternalError "failed calling webhook" of
+// another admission webhook that is down; 429; server or client timeouts; connection and TLS
+// failures), or the call was cancelled by our side (leadership lost). The same request may
+// succeed later unchanged. 4xx answers (400, 403, 404, 409, 410, 422) are about the request and
+// are not transient. A controller retries transient failures without end and does not count
+// them toward --max-requeue-num (controllers/framework/retry_policy.h).
+bool is_transient(const ApiError& e);
+
 }  // namespace vc::kube

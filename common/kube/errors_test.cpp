@@ -172,5 +172,46 @@ TEST(Result, DereferencesConstAndTemporaryResults) {
   EXPECT_EQ(moved, "payload");
 }
 
+TEST(Errors, AWebhookCallFailureIsTransient) {
+  // What the API server answers when another admission webhook with failurePolicy Fail is down.
+  auto e = error_from_response(
+      500,
+      status_body(500, "InternalError",
+                  "Internal error occurred: failed calling webhook \"deny.example.com\": failed to "
+                  "call webhook: Post \"https://127.0.0.1:9/validate\": dial tcp 127.0.0.1:9: "
+                  "connect: connection refused"),
+      "");
+  EXPECT_EQ(e.kind, ErrorKind::InternalError);
+  EXPECT_TRUE(is_transient(e));
+}
+
+TEST(Errors, ServerTroubleAndLostConnectionsAreTransient) {
+  EXPECT_TRUE(
+      is_transient(error_from_response(429, status_body(429, "TooManyRequests", "slow"), "1")));
+  EXPECT_TRUE(is_transient(error_from_response(503, "", "")));
+  EXPECT_TRUE(is_transient(error_from_response(504, status_body(504, "Timeout", "timed out"), "")));
+  EXPECT_TRUE(is_transient(error_from_response(502, "<html>Bad Gateway</html>", "")));
+  // A webhook's denial may carry any code; a 5xx one is the server's trouble all the same.
+  EXPECT_TRUE(is_transient(error_from_response(507, status_body(507, "", "denied"), "")));
+  // ServerTimeout may come with a 500.
+  EXPECT_TRUE(is_transient(error_from_response(500, status_body(500, "ServerTimeout", "x"), "")));
+  EXPECT_TRUE(is_transient(transport_error("connection reset by peer")));
+  EXPECT_TRUE(is_transient(timeout_error("deadline exceeded")));
+  EXPECT_TRUE(is_transient(cancelled_error("fenced")));
+}
+
+TEST(Errors, AnswersAboutTheRequestAreNotTransient) {
+  for (int code : {400, 401, 403, 404, 405, 409, 410, 422}) {
+    EXPECT_FALSE(is_transient(error_from_response(code, "", ""))) << code;
+  }
+  EXPECT_FALSE(is_transient(error_from_response(
+      403, status_body(403, "Forbidden", "admission webhook \"x\" denied the request"), "")));
+  EXPECT_FALSE(is_transient(error_from_response(422, status_body(422, "Invalid", "bad"), "")));
+  EXPECT_FALSE(is_transient(error_from_response(409, status_body(409, "AlreadyExists", "x"), "")));
+  ApiError undecodable;  // a 2xx body we could not read
+  undecodable.kind = ErrorKind::Other;
+  EXPECT_FALSE(is_transient(undecodable));
+}
+
 }  // namespace
 }  // namespace vc::kube

@@ -1,6 +1,7 @@
 #include "common/testing/memory_api.h"
 
 #include "common/kube/cache/object.h"
+#include "common/kube/fault_scope.h"
 
 namespace vc::testing {
 
@@ -136,6 +137,7 @@ std::optional<kube::ApiError> MemoryApi::begin_locked(const std::string& verb,
   if (it == failures_.end()) return std::nullopt;
   kube::ApiError error = std::move(it->second);
   failures_.erase(it);
+  kube::FaultScope::note_api_error(error);  // as the real Client notes a call's final failure
   return error;
 }
 

@@ -6,7 +6,8 @@
 // (AlreadyExists); update and update_status refuse a stale resourceVersion (Conflict), update
 // keeps the stored status and update_status changes only the status; patch applies an RFC 6902
 // JSON patch or an RFC 7386 merge patch; remove honours a UID precondition. Missing objects are
-// NotFound. fail_next() scripts an error for one upcoming call.
+// NotFound. fail_next() scripts an error for one upcoming call; like the real Client, a transient
+// one is noted in the calling thread's kube::FaultScope.
 //
 // Threads: every method may be called from any thread (one mutex); an executor that issues calls
 // from several threads records them in the order they reached the mutex.

@@ -90,6 +90,10 @@ void add_our_flags(flags::FlagSet& fs, ControllerOptions& c) {
               "Merge a JobFlow step's patch.jobSpec into its JobTemplate's spec when creating "
               "the step's Job (tasks and containers by name, maps by key, other fields "
               "replaced); off (the default), patches are ignored as in Volcano.");
+  fs.duration_var("transient-retry-max-delay", &c.transient_retry_max_delay,
+                  "The longest wait before a job, queue, jobflow or jobtemplate request whose "
+                  "sync failed on a transient API error (5xx, 429, timeout, connection failure) "
+                  "is retried; such failures never count toward --max-requeue-num.");
 }
 
 void add_sharding_flags(flags::FlagSet& fs, ShardingOptions& s) {
@@ -230,6 +234,10 @@ std::vector<std::string> validate(const ControllerManagerOptions& o) {
   }
   if (o.worker_stuck_timeout < nanoseconds::zero()) {
     errors.emplace_back("--worker-stuck-timeout must not be negative");
+  }
+  if (o.controller.transient_retry_max_delay <= nanoseconds::zero()) {
+    errors.push_back("--transient-retry-max-delay must be positive, got " +
+                     go::format_duration(o.controller.transient_retry_max_delay));
   }
   flags::validate_base(o, errors);
   return errors;

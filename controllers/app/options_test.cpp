@@ -31,6 +31,7 @@ TEST(ControllerManagerOptions, DefaultsMatchVolcano) {
   EXPECT_EQ(o.controller.worker_threads_for_podgroup, 5u);
   EXPECT_EQ(o.controller.job_verdict_period, 30s);  // ours
   EXPECT_EQ(o.controller.job_verdicts_per_period, 20u);
+  EXPECT_EQ(o.controller.transient_retry_max_delay, 30s);  // ours
   EXPECT_EQ(o.controller.worker_threads_for_queue, 5u);
   EXPECT_EQ(o.controller.worker_threads_for_gc, 1u);
   EXPECT_EQ(o.controller.max_requeue_num, 15);
@@ -219,6 +220,8 @@ TEST(ControllerManagerOptions, ValidationMessagesAreExact) {
       {{"--log-format=xml"}, {"invalid --log-format \"xml\": want \"text\" or \"json\""}},
       {{"--job-verdict-period=-1s"}, {"--job-verdict-period must be 0 (off) or positive, got -1s"}},
       {{"--job-verdict-period=0"}, {}},
+      {{"--transient-retry-max-delay=0"}, {"--transient-retry-max-delay must be positive, got 0s"}},
+      {{"--transient-retry-max-delay=2m"}, {}},
   };
   for (const auto& c : cases) {
     EXPECT_EQ(validate(parse(c.args).options), c.errors) << ::testing::PrintToString(c.args);

@@ -76,6 +76,10 @@ struct ControllerOptions {
   // The jobflow controller merges a step's patch.jobSpec into its template (ours,
   // docs/jobflow-patches.md); off, patches are ignored as Volcano ignores them.
   bool jobflow_patches = false;  // --jobflow-patches
+  // The longest wait before retrying a key whose sync failed on a transient API error (ours,
+  // controllers/framework/retry_policy.h): such failures never count toward --max-requeue-num,
+  // and work resumes within this delay once the API server is well again.
+  std::chrono::nanoseconds transient_retry_max_delay = std::chrono::seconds(30);
 };
 
 // What every controller gets. References stay valid from initialize() until stop() returns.

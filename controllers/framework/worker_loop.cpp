@@ -13,7 +13,8 @@ namespace worker_detail {
 
 ReconcileResult reconcile_or_report(const std::function<ReconcileResult()>& reconcile,
                                     const std::string& controller, const std::string& key) {
-  // Reported to the liveness check, which fails when one reconcile runs too long.
+  // Reported to the liveness check, which fails when one reconcile runs too long. A throw is
+  // logged with the key by after_failure (report_uncounted_failure), at error level.
   struct Watched {
     std::uint64_t token;
     ~Watched() { worker_watch().end(token); }
@@ -21,14 +22,30 @@ ReconcileResult reconcile_or_report(const std::function<ReconcileResult()>& reco
   try {
     return reconcile();
   } catch (const std::exception& e) {
-    VC_LOG_ERROR("reconcile threw; this is a bug", kv("controller", controller), kv("key", key),
-                 kv("err", e.what()));
-    return ReconcileResult::error(std::string("reconcile threw: ") + e.what());
+    return ReconcileResult::error(std::string("reconcile threw: ") + e.what(),
+                                  FailureClass::Exception);
   } catch (...) {
-    VC_LOG_ERROR("reconcile threw a non-exception; this is a bug", kv("controller", controller),
-                 kv("key", key));
-    return ReconcileResult::error("reconcile threw");
+    return ReconcileResult::error("reconcile threw a non-exception", FailureClass::Exception);
   }
+}
+
+RetryDecision after_failure(const ReconcileResult& result, const kube::FaultScope& scope,
+                            const std::string& controller, const std::string& key, int max_requeue,
+                            FailureCounts& counts) {
+  const FailureClass failure =
+      classify_failure(result.failure(), scope.transient_errors(), scope.exceptions());
+  const int before = failure == FailureClass::Counted ? counts.get(key) : 0;
+  const RetryDecision decision = decide_retry(failure, before, max_requeue);
+  if (!decision.counted) {
+    report_uncounted_failure(controller, key, failure, result.message());
+  } else if (decision.action == RetryAction::Drop) {
+    counts.forget(key);
+    log_drop(controller, key, before, max_requeue, result.message());
+  } else {
+    counts.add(key);
+    log_retry(controller, key, before, result.message());
+  }
+  return decision;
 }
 
 void log_retry(const std::string& controller, const std::string& key, int requeues,

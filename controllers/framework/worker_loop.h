@@ -1,7 +1,8 @@
 #pragma once
 // The worker loop every controller runs over its RateLimitingQueue<Key>, as Kubernetes controllers
 // do: pop a key, reconcile it, then forget it on success or re-add it rate-limited on failure, at
-// most max_requeue times (spec controller-manager.md §1.2 --max-requeue-num, §1.11).
+// most max_requeue times (spec controller-manager.md §1.2 --max-requeue-num, §1.11), counting only
+// the failures that are about the object (retry_policy.h).
 //
 //   Workers workers = run_workers(queue, 5, [this](const Key& key) { return sync(key); },
 //                                 {.name = "queue-controller", .max_requeue =
@@ -9,12 +10,17 @@
 //   ...
 //   workers.stop();   // shuts the queue down, lets each worker finish its key, joins
 //
-// Retry policy for a key whose reconcile returned an error:
-//   max_requeue < 0 (unlimited), or queue.num_requeues(key) < max_requeue -> add_rate_limited;
-//   otherwise the key is forgotten and dropped with a log line (and on_drop is called), so 0
-//   drops it on its first failure.
+// Retry policy for a key whose reconcile returned an error (retry_policy.h decides): each
+// reconcile runs inside a kube::FaultScope, so the loop sees whether its API calls failed
+// transiently (5xx, 429, timeouts) or something below it threw.
+//   transient -> add_rate_limited, waiting at most transient_max_delay; never dropped;
+//   exception -> add_rate_limited; never dropped (our bug: the object must not pay for it);
+//   otherwise (counted) -> while max_requeue < 0 (unlimited) or the key's counted failures since
+//   its last success < max_requeue, add_rate_limited; else the key is forgotten and dropped with
+//   a log line (and on_drop is called), so 0 drops it on its first counted failure.
+// Every failure grows the key's backoff (queue.num_requeues); only counted ones bring the drop.
 // requeue_after(d) forgets the key's backoff and re-adds it once d has passed.
-// A reconcile that throws is a bug: it is logged at error level and counted as a failure.
+// A reconcile that throws is a bug: it is logged at error level and retried as an exception.
 //
 // Thread-safety: reconcile and on_drop run on the worker threads, several at once for different
 // keys (the queue never hands one key to two workers). stop() may be called from any thread but
@@ -31,7 +37,9 @@
 #include <utility>
 #include <vector>
 
+#include "common/kube/fault_scope.h"
 #include "common/kube/workqueue/rate_limiting_queue.h"
+#include "controllers/framework/retry_policy.h"
 
 namespace vc::controllers {
 
@@ -40,8 +48,10 @@ class ReconcileResult {
   enum class Kind { Ok, Error, RequeueAfter };
 
   static ReconcileResult ok() { return ReconcileResult(Kind::Ok, {}, {}); }
-  static ReconcileResult error(std::string message) {
-    return ReconcileResult(Kind::Error, std::move(message), {});
+  // failure: how the error counts (retry_policy.h); the loop raises it to Transient or Exception
+  // when the reconcile's calls saw such faults.
+  static ReconcileResult error(std::string message, FailureClass failure = FailureClass::Counted) {
+    return ReconcileResult(Kind::Error, std::move(message), {}, failure);
   }
   static ReconcileResult requeue_after(std::chrono::milliseconds delay) {
     return ReconcileResult(Kind::RequeueAfter, {}, delay);
@@ -50,13 +60,16 @@ class ReconcileResult {
   Kind kind() const { return kind_; }
   const std::string& message() const { return message_; }
   std::chrono::milliseconds delay() const { return delay_; }
+  FailureClass failure() const { return failure_; }
 
  private:
-  ReconcileResult(Kind kind, std::string message, std::chrono::milliseconds delay)
-      : kind_(kind), message_(std::move(message)), delay_(delay) {}
+  ReconcileResult(Kind kind, std::string message, std::chrono::milliseconds delay,
+                  FailureClass failure = FailureClass::Counted)
+      : kind_(kind), message_(std::move(message)), delay_(delay), failure_(failure) {}
   Kind kind_;
   std::string message_;
   std::chrono::milliseconds delay_;
+  FailureClass failure_;
 };
 
 // Reconciles one key of the queue.
@@ -74,6 +87,10 @@ struct WorkerOptions {
   // Threads are named "w<first_index + i>:<name>" (cut to 15 bytes): a controller that runs one
   // worker per queue over several queues numbers them on.
   int first_index = 0;
+  // The longest wait before retrying a key that failed transiently (--transient-retry-max-delay).
+  std::chrono::milliseconds transient_max_delay = std::chrono::seconds(30);
+  // Counted failures per key; shared by the copies of these options (the workers of a queue).
+  std::shared_ptr<FailureCounts> counted_failures = std::make_shared<FailureCounts>();
 };
 
 // Owns the worker threads of one queue.
@@ -109,6 +126,11 @@ void log_retry(const std::string& controller, const std::string& key, int requeu
                const std::string& error);
 void log_drop(const std::string& controller, const std::string& key, int requeues, int max_requeue,
               const std::string& error);
+// The retry decision for a failed reconcile of key (key_text), with its log lines and metrics;
+// updates counts.
+RetryDecision after_failure(const ReconcileResult& result, const kube::FaultScope& scope,
+                            const std::string& controller, const std::string& key, int max_requeue,
+                            FailureCounts& counts);
 std::string worker_thread_name(int index, const std::string& controller);
 void name_this_thread(const std::string& name);
 }  // namespace worker_detail
@@ -121,28 +143,33 @@ bool process_next(kube::workqueue::RateLimitingQueue<Key, Hash>& queue,
                   const std::type_identity_t<WorkerOptions<Key>>& options) {
   auto key = queue.get();
   if (!key) return false;
+  FailureCounts& counts = *options.counted_failures;
+  kube::FaultScope scope;  // what the reconcile's calls saw
   const ReconcileResult result = worker_detail::reconcile_or_report(
       [&] { return reconcile(*key); }, options.name, kube::workqueue::key_text(*key));
   switch (result.kind()) {
     case ReconcileResult::Kind::Ok:
       queue.forget(*key);
+      if (counts.any()) counts.forget(kube::workqueue::key_text(*key));
       break;
     case ReconcileResult::Kind::RequeueAfter:
       queue.forget(*key);
+      if (counts.any()) counts.forget(kube::workqueue::key_text(*key));
       queue.add_after(*key, result.delay());
       break;
     case ReconcileResult::Kind::Error: {
-      const int requeues = queue.num_requeues(*key);
-      if (options.max_requeue < 0 || requeues < options.max_requeue) {
-        worker_detail::log_retry(options.name, kube::workqueue::key_text(*key), requeues,
-                                 result.message());
+      const RetryDecision decision =
+          worker_detail::after_failure(result, scope, options.name, kube::workqueue::key_text(*key),
+                                       options.max_requeue, counts);
+      if (decision.action == RetryAction::RetryCapped) {
+        queue.add_rate_limited(*key, std::chrono::duration_cast<kube::workqueue::Duration>(
+                                         options.transient_max_delay));
+      } else if (decision.action == RetryAction::Retry) {
         queue.add_rate_limited(*key);
-        break;
+      } else {
+        queue.forget(*key);
+        if (options.on_drop) options.on_drop(*key, result.message());
       }
-      queue.forget(*key);
-      worker_detail::log_drop(options.name, kube::workqueue::key_text(*key), requeues,
-                              options.max_requeue, result.message());
-      if (options.on_drop) options.on_drop(*key, result.message());
       break;
     }
   }

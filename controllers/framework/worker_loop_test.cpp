@@ -9,8 +9,12 @@
 #include <mutex>
 #include <set>
 #include <stdexcept>
+#include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
+
+#include "common/kube/errors.h"
 
 namespace vc::controllers {
 namespace {
@@ -194,16 +198,93 @@ TEST(WorkerLoop, RequeueAfterParksTheKeyWithAFreshBackoff) {
   EXPECT_EQ(queue.len(), 1u);
 }
 
-TEST(WorkerLoop, ThrowingReconcileCountsAsAFailure) {
-  RateLimitingQueue queue;
+// Waits (with a deadline) until the fake clock's due keys have reached the queue.
+bool wait_ready(const RateLimitingQueue& queue, std::size_t n = 1) {
+  const auto deadline = std::chrono::steady_clock::now() + 5s;
+  while (queue.len() < n && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::yield();
+  }
+  return queue.len() >= n;
+}
+
+TEST(WorkerLoop, ThrowingReconcileIsRetriedAndNeverDropped) {
+  auto clock = std::make_shared<FakeClock>();
+  RateLimitingQueue queue(QueueOptions{.name = "", .clock = clock});
   queue.add("ns/a");
   std::vector<std::string> dropped;
-  ASSERT_TRUE(process_next(
-      queue, [](const std::string&) -> ReconcileResult { throw std::runtime_error("bug"); },
-      {.name = "test", .max_requeue = 0, .on_drop = [&](auto& k, auto& e) {
-         dropped.push_back(k + ": " + e);
-       }}));
-  EXPECT_EQ(dropped, std::vector<std::string>{"ns/a: reconcile threw: bug"});
+  int calls = 0;
+  const WorkerOptions options{.name = "test", .max_requeue = 0, .on_drop = [&](auto& k, auto& e) {
+                                dropped.push_back(k + ": " + e);
+                              }};
+  for (int i = 0; i < 20; ++i) {
+    ASSERT_TRUE(wait_ready(queue)) << "retry " << i << " never came";
+    ASSERT_TRUE(process_next(
+        queue,
+        [&](const std::string&) -> ReconcileResult {
+          ++calls;
+          throw std::runtime_error("bug");
+        },
+        options));
+    clock->step(1001s);  // past the longest backoff
+  }
+  EXPECT_EQ(calls, 20);
+  EXPECT_TRUE(dropped.empty()) << dropped.front();
+  EXPECT_EQ(queue.num_requeues("ns/a"), 20) << "every failure grows the backoff";
+}
+
+TEST(WorkerLoop, TransientFailuresAreRetriedPastMaxRequeueWithACappedBackoff) {
+  auto clock = std::make_shared<FakeClock>();
+  RateLimitingQueue queue(QueueOptions{.name = "", .clock = clock});
+  queue.add("ns/a");
+  std::vector<std::string> dropped;
+  const WorkerOptions options{.name = "test",
+                              .max_requeue = 2,
+                              .on_drop = [&](auto& k, auto&) { dropped.push_back(k); },
+                              .transient_max_delay = 2s};
+  auto unavailable = [](const std::string&) {
+    kube::FaultScope::note_api_error(
+        kube::error_from_response(503, "service unavailable", /*retry_after_header=*/""));
+    return ReconcileResult::error("create pods: ServiceUnavailable");
+  };
+  // 30 failures: the uncapped backoff would have reached 5 ms * 2^29 (capped at 1000 s).
+  for (int i = 0; i < 30; ++i) {
+    ASSERT_TRUE(wait_ready(queue)) << "retry " << i << " did not come within the cap";
+    ASSERT_TRUE(process_next(queue, unavailable, options));
+    EXPECT_EQ(queue.len(), 0u);
+    clock->step(2s);
+  }
+  EXPECT_TRUE(dropped.empty());
+  // Once the API server is back, counted failures drop the key after max_requeue retries.
+  auto invalid = [](const std::string&) {
+    kube::FaultScope::note_api_error(kube::error_from_response(422, "", ""));
+    return ReconcileResult::error("create pods: Invalid");
+  };
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(wait_ready(queue));
+    ASSERT_TRUE(process_next(queue, invalid, options));
+    clock->step(1001s);
+  }
+  EXPECT_EQ(dropped, std::vector<std::string>{"ns/a"});
+}
+
+TEST(WorkerLoop, ASuccessForgetsTheCountedFailures) {
+  auto clock = std::make_shared<FakeClock>();
+  RateLimitingQueue queue(QueueOptions{.name = "", .clock = clock});
+  std::vector<std::string> dropped;
+  const WorkerOptions options{
+      .name = "test", .max_requeue = 1, .on_drop = [&](auto& k, auto&) { dropped.push_back(k); }};
+  int calls = 0;
+  // fail, succeed, fail, succeed ...: never two counted failures in a row, never dropped.
+  auto alternate = [&](const std::string&) {
+    return ++calls % 2 == 1 ? ReconcileResult::error("refused") : ReconcileResult::ok();
+  };
+  for (int i = 0; i < 10; ++i) {
+    queue.add("ns/a");
+    ASSERT_TRUE(wait_ready(queue));
+    ASSERT_TRUE(process_next(queue, alternate, options));
+    clock->step(1001s);
+  }
+  EXPECT_TRUE(dropped.empty());
 }
 
 TEST(WorkerLoop, StopLetsTheWorkerFinishItsKeyThenJoins) {

@@ -182,6 +182,11 @@ class JobController : public Controller {
     WorkerOptions<Request> wo;
     wo.name = kName;
     wo.max_requeue = options_->max_requeue_num < 0 ? -1 : options_->max_requeue_num;
+    // Only failures about the job count toward it: a sync that failed on a transient API error
+    // (another webhook down, an API server restart) or on an exception is retried without end,
+    // never turned into a TerminateJob (controllers/framework/retry_policy.h).
+    wo.transient_max_delay =
+        std::chrono::duration_cast<std::chrono::milliseconds>(options_->transient_retry_max_delay);
     wo.on_drop = [this](const Request& req, const std::string& error) {
       processor_->give_up(req, error);
     };
@@ -195,6 +200,7 @@ class JobController : public Controller {
       WorkerOptions<std::string> co;
       co.name = std::string(kName) + "-commands";
       co.max_requeue = -1;
+      co.transient_max_delay = wo.transient_max_delay;
       command_workers_ = run_workers(
           *shared_->commands, 1,
           [this](const std::string& key) { return processor_->process_command(key); }, co);

@@ -2,6 +2,7 @@
 
 #include "common/go/duration.h"
 #include "common/kube/client.h"
+#include "common/kube/fault_scope.h"
 #include "common/kube/resource.h"
 #include "common/log/log.h"
 #include "controllers/job/model/command.h"
@@ -74,8 +75,16 @@ ReconcileResult JobProcessor::process(const Request& req) {
   const api::Status done =
       syncer_.execute(*job, op, is_target_action(decision.action) ? &target : nullptr);
   if (!done) {
-    VC_LOG_WARN("job action failed", kv("job", req.job_key()), kv("action", decision.action),
-                kv("error", done.error()));
+    // A failure the API server's trouble or an exception caused is logged by the worker loop
+    // (transient ones rate-limited); at warn here, an outage would log a line per job and retry.
+    const kube::FaultScope* scope = kube::FaultScope::current();
+    if (scope != nullptr && (scope->transient_errors() > 0 || scope->exceptions() > 0)) {
+      VC_LOG_DEBUG("job action failed", kv("job", req.job_key()), kv("action", decision.action),
+                   kv("error", done.error()));
+    } else {
+      VC_LOG_WARN("job action failed", kv("job", req.job_key()), kv("action", decision.action),
+                  kv("error", done.error()));
+    }
     return ReconcileResult::error(done.error());
   }
   if (!is_internal_action(decision.action)) {

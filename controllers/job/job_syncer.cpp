@@ -16,6 +16,7 @@
 
 #include "common/api/time.h"
 #include "common/json/release.h"
+#include "common/kube/fault_scope.h"
 #include "common/kube/resource.h"
 #include "common/log/log.h"
 #include "common/volcano/job_decode.h"
@@ -80,9 +81,12 @@ std::vector<views::PodViewPtr> JobSyncer::pods_of(const Job& job) const {
 api::Status JobSyncer::execute(const Job& job, const Operation& op, const KillTarget* target) {
   // The derivations throw std::invalid_argument on a template the API server accepted but we
   // cannot read (e.g. a malformed quantity): report it on the job instead of losing it in a log.
+  // The API server accepted what we cannot read, so the fault is ours: noted as an exception, it
+  // is retried and never counted toward --max-requeue-num (controllers/framework/retry_policy.h).
   try {
     return execute_unguarded(job, op, target);
   } catch (const std::exception& e) {
+    kube::FaultScope::note_exception();
     event(job, true, "SyncError", std::string("Failed to sync job: ") + e.what());
     return api::Unexpected{std::string("sync job: ") + e.what()};
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "common/kube/fault_scope.h"
 #include "common/process/thread_name.h"
 
 namespace vc::controllers::job {
@@ -63,8 +64,14 @@ void ParallelPool::help() {
 void ParallelPool::parallel_for(std::size_t n, std::size_t width,
                                 const std::function<void(std::size_t)>& fn) {
   if (n == 0) return;
+  // The helpers' API calls belong to the caller's reconcile: they note their faults in its scope.
+  kube::FaultScope* scope = kube::FaultScope::current();
+  const std::function<void(std::size_t)> in_scope = [&fn, scope](std::size_t i) {
+    kube::FaultScope::Adopt adopt(scope);
+    fn(i);
+  };
   auto batch = std::make_shared<Batch>();
-  batch->fn = &fn;
+  batch->fn = scope != nullptr ? &in_scope : &fn;
   batch->n = n;
   const std::size_t helpers =
       std::min({n, std::max<std::size_t>(width, 1), threads_.size() + 1}) - 1;

@@ -6,6 +6,8 @@
 // three per job sync cost more CPU than the pod requests they made, and every new thread grew the
 // process's memory.
 //
+// The caller's kube::FaultScope is current on the helpers while they run its fn.
+//
 // Threads: fn is called concurrently from up to `width` threads with distinct indices and must
 // not throw. parallel_for may be called from any number of threads at once.
 

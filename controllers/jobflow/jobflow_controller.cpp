@@ -59,6 +59,8 @@ class JobFlowController final : public Controller {
     client_ = &ctx.client;
     recorder_ = &ctx.recorder;
     max_requeue_ = ctx.options.max_requeue_num < 0 ? -1 : ctx.options.max_requeue_num;
+    transient_max_delay_ = std::chrono::duration_cast<std::chrono::milliseconds>(
+        ctx.options.transient_retry_max_delay);
     workqueue::QueueOptions queue_options;
     queue_options.name = kControllerName;
     queue_options.clock = options_.clock;
@@ -119,12 +121,12 @@ class JobFlowController final : public Controller {
 
   void run() override {
     if (prober_) prober_->start();
-    workers_ = run_workers(*queue_, 1, [this](const std::string& key) { return sync(key); },
-                           {.name = kControllerName,
-                            .max_requeue = max_requeue_,
-                            .on_drop = [this](const std::string& key, const std::string& error) {
-                              drop(key, error);
-                            }});
+    workers_ = run_workers(
+        *queue_, 1, [this](const std::string& key) { return sync(key); },
+        {.name = kControllerName,
+         .max_requeue = max_requeue_,
+         .on_drop = [this](const std::string& key, const std::string& error) { drop(key, error); },
+         .transient_max_delay = transient_max_delay_});
   }
 
   void stop() override {
@@ -212,6 +214,7 @@ class JobFlowController final : public Controller {
   kube::Client* client_ = nullptr;
   kube::events::EventRecorder* recorder_ = nullptr;
   int max_requeue_ = -1;
+  std::chrono::milliseconds transient_max_delay_{std::chrono::seconds(30)};
   std::shared_ptr<cache::Informer> flows_;
   std::shared_ptr<cache::Informer> templates_;
   std::shared_ptr<cache::Informer> jobs_;

@@ -1,5 +1,6 @@
 #include "controllers/jobtemplate/jobtemplate_controller.h"
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <utility>
@@ -38,6 +39,8 @@ class JobTemplateController final : public Controller {
     client_ = &ctx.client;
     recorder_ = &ctx.recorder;
     max_requeue_ = ctx.options.max_requeue_num < 0 ? -1 : ctx.options.max_requeue_num;
+    transient_max_delay_ = std::chrono::duration_cast<std::chrono::milliseconds>(
+        ctx.options.transient_retry_max_delay);
     workqueue::QueueOptions queue_options;
     queue_options.name = kControllerName;
     queue_ = std::make_shared<workqueue::RateLimitingQueue<std::string>>(std::move(queue_options));
@@ -66,12 +69,12 @@ class JobTemplateController final : public Controller {
   }
 
   void run() override {
-    workers_ = run_workers(*queue_, 1, [this](const std::string& key) { return sync(key); },
-                           {.name = kControllerName,
-                            .max_requeue = max_requeue_,
-                            .on_drop = [this](const std::string& key, const std::string& error) {
-                              drop(key, error);
-                            }});
+    workers_ = run_workers(
+        *queue_, 1, [this](const std::string& key) { return sync(key); },
+        {.name = kControllerName,
+         .max_requeue = max_requeue_,
+         .on_drop = [this](const std::string& key, const std::string& error) { drop(key, error); },
+         .transient_max_delay = transient_max_delay_});
   }
 
   void stop() override {
@@ -122,6 +125,7 @@ class JobTemplateController final : public Controller {
   kube::Client* client_ = nullptr;
   kube::events::EventRecorder* recorder_ = nullptr;
   int max_requeue_ = -1;
+  std::chrono::milliseconds transient_max_delay_{std::chrono::seconds(30)};
   std::shared_ptr<cache::Informer> templates_;
   std::shared_ptr<cache::Informer> jobs_;
   cache::HandlerId template_handler_ = 0;

@@ -117,16 +117,22 @@ class QueueController final : public Controller {
         run_workers(*queue_work_, n, [this](const Request& r) { return sync_request(r); },
                     {.name = kName,
                      .max_requeue = options_->max_requeue_num,
-                     .on_drop = [this](const Request& r, const std::string& error) {
-                       on_request_dropped(r, error);
-                     }});
+                     .on_drop = [this](const Request& r,
+                                       const std::string& error) { on_request_dropped(r, error); },
+                     .transient_max_delay = transient_max_delay()});
     if (command_work_) {
       command_workers_ = run_workers(*command_work_, n,
                                      [this](const std::string& key) { return sync_command(key); },
                                      {.name = "queue-controller-command",
                                       .max_requeue = options_->max_requeue_num,
-                                      .on_drop = nullptr});
+                                      .on_drop = nullptr,
+                                      .transient_max_delay = transient_max_delay()});
     }
+  }
+
+  std::chrono::milliseconds transient_max_delay() const {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+        options_->transient_retry_max_delay);
   }
 
   void stop() override {

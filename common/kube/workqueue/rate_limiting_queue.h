@@ -9,6 +9,7 @@
 //
 // Thread-safety: as Queue; every method may be called from any thread.
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -32,6 +33,13 @@ class RateLimitingQueue : public Queue<Key, Hash> {
     if (this->shutting_down()) return;  // no retry is coming, so record no failure
     this->metrics().retry();
     this->add_after(key, limiter_->when(key));
+  }
+  // The same, waiting at most max_delay: for failures whose cause is outside the key (an API
+  // server outage), whose retries must resume soon after it ends whatever the backoff has grown to.
+  void add_rate_limited(const Key& key, Duration max_delay) {
+    if (this->shutting_down()) return;
+    this->metrics().retry();
+    this->add_after(key, std::min(limiter_->when(key), max_delay));
   }
   // Ends the key's backoff: the next failure starts again at the base delay.
   void forget(const Key& key) { limiter_->forget(key); }
