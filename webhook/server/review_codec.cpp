@@ -1,5 +1,7 @@
 #include "webhook/server/review_codec.h"
 
+#include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <utility>
 
@@ -69,6 +71,30 @@ bool too_deep(std::string_view body) {
   }
   return false;
 }
+
+// nlohmann's parse with a count of the values it builds: throws TooManyValues past max_values, so
+// that a hostile body is refused with no more than that built.
+struct TooManyValues {};
+
+json parse_counting(std::string_view body, std::size_t max_values) {
+  std::size_t values = 0;
+  return json::parse(body.begin(), body.end(),
+                     [&values, max_values](int, json::parse_event_t event, json&) {
+                       if (event == json::parse_event_t::object_start ||
+                           event == json::parse_event_t::array_start ||
+                           event == json::parse_event_t::value) {
+                         if (++values > max_values) throw TooManyValues{};
+                       }
+                       return true;
+                     });
+}
+
+// A value in the tree: 16 bytes in its parent, and for an object its map (about 80 bytes with
+// the allocator's overhead) and for each member a map node (about 100): 128 bounds the costliest
+// kind. A tree holds at most 48 bytes per body byte: "{}," is 3 bytes for one of the costliest
+// values (whose 16 bytes in an array may double with the vector's growth).
+constexpr std::size_t kTreeBytesPerValue = 128;
+constexpr std::size_t kTreeBytesPerBodyByte = 48;
 
 // nlohmann's what() is "[json.exception.parse_error.101] parse error at line 1, column 2: <why>";
 // the position is reported separately, so keep only <why>.
@@ -149,18 +175,26 @@ const fastjson::MemberFilter& review_filter() {
 
 }  // namespace
 
-api::Expected<AdmissionRequest> decode_review(std::string_view body) {
+std::size_t decode_working_set(std::size_t body_size, const ReviewLimits& limits) {
+  const std::size_t by_values =
+      limits.max_values > (std::numeric_limits<std::size_t>::max() - body_size) / kTreeBytesPerValue
+          ? std::numeric_limits<std::size_t>::max()
+          : limits.max_values * kTreeBytesPerValue + body_size;
+  return std::min(body_size * kTreeBytesPerBodyByte, by_values);
+}
+
+api::Expected<AdmissionRequest> decode_review(std::string_view body, const ReviewLimits& limits) {
   // What the fast parser takes nests at most fastjson::kMaxFastDepth deep, within the limit, so
   // the depth scan (a pass over the whole body) is only for the rest, before nlohmann's parser.
   static_assert(fastjson::kMaxFastDepth <= go::kMaxJsonDepth);
   json review;
-  if (auto fast = fastjson::try_parse(body, review_filter())) {
+  if (auto fast = fastjson::try_parse(body, review_filter(), {}, limits.max_values)) {
     review = std::move(*fast);
   } else if (too_deep(body)) {
-    return Unexpected{"invalid JSON: exceeded max depth of " + std::to_string(go::kMaxJsonDepth)};
+    return Unexpected{std::string(kTooDeepError) + " of " + std::to_string(go::kMaxJsonDepth)};
   } else {
     try {
-      review = json::parse(body);
+      review = parse_counting(body, limits.max_values);
       fastjson::prune(review, review_filter());  // the same document as the fast path's
     } catch (const json::parse_error& e) {
       // Untrusted input: a parse failure is an answer for the client, not an exception for ours.
@@ -169,6 +203,9 @@ api::Expected<AdmissionRequest> decode_review(std::string_view body) {
     } catch (const json::out_of_range& e) {
       // Valid JSON that nlohmann cannot hold: a number beyond double's range, such as 1e309.
       return Unexpected{"JSON number out of range: " + exception_reason(e.what())};
+    } catch (const TooManyValues&) {
+      return Unexpected{std::string(kTooManyValuesError) + ": more than " +
+                        std::to_string(limits.max_values) + " (--max-review-values)"};
     }
   }
   if (!review.is_object()) return Unexpected{"AdmissionReview must be a JSON object"};
