@@ -10,6 +10,7 @@
 // Thread-safety: pure functions; call at start-up.
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -49,6 +50,11 @@ struct WebhookOptions : flags::BaseOptions {
   // With one worker, how long it polls after its last request before sleeping
   // (common/server/busy_poll.h).
   std::chrono::nanoseconds busy_poll = std::chrono::microseconds(100);
+  // The admission server's resource budget (webhook/server/admission_server.h); the chart sets
+  // --max-inflight-bytes from the container's memory limit.
+  std::int64_t max_inflight_bytes = 96 * 1024 * 1024;
+  int max_connections_per_peer = 64;
+  std::int64_t max_review_values = 250'000;
 
   // Volcano's gates plus PodLevelResources, whose default follows the cluster version
   // (spec webhook.md §4.2 step 4d).

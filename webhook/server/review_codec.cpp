@@ -72,21 +72,41 @@ bool too_deep(std::string_view body) {
   return false;
 }
 
-// nlohmann's parse with a count of the values it builds: throws TooManyValues past max_values, so
-// that a hostile body is refused with no more than that built.
-struct TooManyValues {};
+// Counts the values of a document without building it, and stops past max: the slow path's
+// check before nlohmann builds the tree. (A parser callback could count while building, but
+// nlohmann's callback parser rescans an array on each object that ends in it: quadratic on
+// [{},{},...].) A syntax error stops the count too; the parse that follows reports it.
+class ValueCounter final : public json::json_sax_t {
+ public:
+  explicit ValueCounter(std::size_t max) : max_(max) {}
+  bool over() const { return values_ > max_; }
 
-json parse_counting(std::string_view body, std::size_t max_values) {
-  std::size_t values = 0;
-  return json::parse(body.begin(), body.end(),
-                     [&values, max_values](int, json::parse_event_t event, json&) {
-                       if (event == json::parse_event_t::object_start ||
-                           event == json::parse_event_t::array_start ||
-                           event == json::parse_event_t::value) {
-                         if (++values > max_values) throw TooManyValues{};
-                       }
-                       return true;
-                     });
+  bool null() override { return count(); }
+  bool boolean(bool) override { return count(); }
+  bool number_integer(number_integer_t) override { return count(); }
+  bool number_unsigned(number_unsigned_t) override { return count(); }
+  bool number_float(number_float_t, const string_t&) override { return count(); }
+  bool string(string_t&) override { return count(); }
+  bool binary(binary_t&) override { return count(); }
+  bool start_object(std::size_t) override { return count(); }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return count(); }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    return false;
+  }
+
+ private:
+  bool count() { return ++values_ <= max_; }
+  const std::size_t max_;
+  std::size_t values_ = 0;
+};
+
+bool too_many_values(std::string_view body, std::size_t max_values) {
+  ValueCounter counter(max_values);
+  json::sax_parse(body.begin(), body.end(), &counter);
+  return counter.over();
 }
 
 // A value in the tree: 16 bytes in its parent, and for an object its map (about 80 bytes with
@@ -193,8 +213,12 @@ api::Expected<AdmissionRequest> decode_review(std::string_view body, const Revie
   } else if (too_deep(body)) {
     return Unexpected{std::string(kTooDeepError) + " of " + std::to_string(go::kMaxJsonDepth)};
   } else {
+    if (too_many_values(body, limits.max_values)) {
+      return Unexpected{std::string(kTooManyValuesError) + ": more than " +
+                        std::to_string(limits.max_values) + " (--max-review-values)"};
+    }
     try {
-      review = parse_counting(body, limits.max_values);
+      review = json::parse(body);
       fastjson::prune(review, review_filter());  // the same document as the fast path's
     } catch (const json::parse_error& e) {
       // Untrusted input: a parse failure is an answer for the client, not an exception for ours.
@@ -203,9 +227,6 @@ api::Expected<AdmissionRequest> decode_review(std::string_view body, const Revie
     } catch (const json::out_of_range& e) {
       // Valid JSON that nlohmann cannot hold: a number beyond double's range, such as 1e309.
       return Unexpected{"JSON number out of range: " + exception_reason(e.what())};
-    } catch (const TooManyValues&) {
-      return Unexpected{std::string(kTooManyValuesError) + ": more than " +
-                        std::to_string(limits.max_values) + " (--max-review-values)"};
     }
   }
   if (!review.is_object()) return Unexpected{"AdmissionReview must be a JSON object"};
