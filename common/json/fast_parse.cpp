@@ -44,7 +44,9 @@ void append_utf8(std::string& out, std::uint32_t cp) {
 class Parser {
  public:
   Parser(std::string_view text, std::string_view drop_member, std::size_t max_values)
-      : p_(text.data()), end_(text.data() + text.size()), drop_(drop_member),
+      : p_(text.data()),
+        end_(text.data() + text.size()),
+        drop_(drop_member),
         values_left_(max_values) {}
 
   // `filter` null: build every member.
@@ -318,7 +320,7 @@ class Parser {
   const char* p_;
   const char* end_;
   std::string_view drop_;
-  std::string scratch_;  // the string argument of items()/string_impl() when they keep nothing
+  std::string scratch_;      // the string argument of items()/string_impl() when they keep nothing
   std::size_t values_left_;  // values the tree may still take (try_parse's max_values)
 };
 

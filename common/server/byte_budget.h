@@ -34,9 +34,7 @@ class ByteBudget {
   void release(std::size_t n, bool large) noexcept;
 
   // Whether a request of this many bytes counts as large.
-  bool is_large(std::size_t request_bytes) const noexcept {
-    return request_bytes > large_request_;
-  }
+  bool is_large(std::size_t request_bytes) const noexcept { return request_bytes > large_request_; }
   std::size_t limit() const noexcept { return limit_; }
   std::size_t in_use() const noexcept { return used_.load(std::memory_order_relaxed); }
 

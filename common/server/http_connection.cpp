@@ -436,8 +436,7 @@ class Session : public Connection, public std::enable_shared_from_this<Session> 
   // declared length as soon as the header is read (its buffer is sized for it then).
   std::size_t request_bytes() const {
     const std::size_t declared =
-        phase_ == Phase::Body ? static_cast<std::size_t>(parser_->content_length().value_or(0))
-                              : 0;
+        phase_ == Phase::Body ? static_cast<std::size_t>(parser_->content_length().value_or(0)) : 0;
     return std::max(consumed_, header_bytes_ + declared);
   }
 
@@ -490,10 +489,10 @@ class Session : public Connection, public std::enable_shared_from_this<Session> 
   bool waiting_for_peer_ = false;  // an operation only the client can complete is pending
   std::optional<net::steady_timer> stop_timer_;  // ends the idle drain of shutdown()
   ByteBudget& budget_;
-  std::size_t held_ = 0;       // bytes of budget_ the request in flight holds
-  bool held_large_ = false;    // whether held_ counts in the large share
-  bool large_ = false;         // whether the request in flight is large (byte_budget.h)
-  std::size_t consumed_ = 0;   // bytes of the request in flight given to the parser
+  std::size_t held_ = 0;          // bytes of budget_ the request in flight holds
+  bool held_large_ = false;       // whether held_ counts in the large share
+  bool large_ = false;            // whether the request in flight is large (byte_budget.h)
+  std::size_t consumed_ = 0;      // bytes of the request in flight given to the parser
   std::size_t header_bytes_ = 0;  // of which its header, once read
   std::atomic<std::int64_t> idle_since_{0};  // Connection::idle_since; written here, read anywhere
 };

@@ -166,8 +166,8 @@ void on_accept(ServerState& core, error_code ec, tcp::socket socket) {
     std::lock_guard lock(core.mu);
     const std::size_t per_peer_cap = core.opts.max_connections_per_peer;
     const auto from_peer = core.per_peer.find(peer);
-    const bool peer_full = per_peer_cap > 0 && from_peer != core.per_peer.end() &&
-                           from_peer->second >= per_peer_cap;
+    const bool peer_full =
+        per_peer_cap > 0 && from_peer != core.per_peer.end() && from_peer->second >= per_peer_cap;
     if (peer_full && !evict_oldest_idle(core, &peer, evicted_for_peer)) {
       core.svc->peer_connection_rejected(peer, per_peer_cap);
     } else if (core.connections.size() - core.evicted >= core.opts.max_connections &&

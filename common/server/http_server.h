@@ -12,9 +12,10 @@
 //
 // Requests. A request is read whole (header, then body) before the service sees it. A header over
 // header_limit is refused with the service's answer (431), a body over body_limit likewise (413),
-// a request Beast cannot parse likewise (400); each refusal closes the connection after the
-// answer, reading and discarding what the client still sends for a moment so that the close does
-// not reset the connection before the client has read the answer. "Expect: 100-continue" gets its
+// a request Beast cannot parse likewise (400), one over the budget (below) likewise (429); each
+// refusal closes the connection after the answer, reading and discarding what the client still
+// sends for a moment so that the close does not reset the connection before the client has read
+// the answer. "Expect: 100-continue" gets its
 // interim response. Any method reaches the service; the body of a HEAD answer is left out.
 //
 // Budget. Every request in flight holds bytes of one ByteBudget shared by all connections
@@ -87,7 +88,7 @@ struct HttpServerOptions {
   std::chrono::milliseconds idle_timeout{10'000};
   std::chrono::milliseconds request_timeout{0};  // 0 = no bound on a whole request
   std::chrono::milliseconds write_timeout{10'000};
-  std::size_t max_connections = 128;  // further connections are closed right after accept
+  std::size_t max_connections = 128;  // then an idle one makes room, or the new one is closed
   std::size_t max_connections_per_peer = 0;  // per peer address; 0 = no cap
   std::size_t inflight_budget = 0;           // bytes of all requests in flight; 0 = unbounded
   std::size_t large_request = 256 * 1024;    // a request over this is large (see Budget)
@@ -123,9 +124,9 @@ class HttpService {
   // Connection events, for metrics and logs; each does nothing unless overridden.
   virtual void connection_opened() const {}
   virtual void connection_closed() const {}
-  // A connection accepted beyond max_connections, closed at once.
+  // A connection accepted beyond max_connections with none idle to make room, closed at once.
   virtual void connection_rejected(std::size_t /*limit*/) const {}
-  // A connection accepted beyond max_connections_per_peer from peer, closed at once.
+  // Likewise beyond max_connections_per_peer from peer, none of whose connections was idle.
   virtual void peer_connection_rejected(std::string_view /*peer*/, std::size_t /*limit*/) const {}
   // An idle connection closed to make room for a new one.
   virtual void idle_connection_evicted() const {}

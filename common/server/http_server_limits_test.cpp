@@ -31,9 +31,7 @@ class CountingService final : public HttpService {
     return request.body.size() * tree_factor;
   }
   void connection_rejected(std::size_t) const override { ++rejected; }
-  void peer_connection_rejected(std::string_view, std::size_t) const override {
-    ++peer_rejected;
-  }
+  void peer_connection_rejected(std::string_view, std::size_t) const override { ++peer_rejected; }
   void idle_connection_evicted() const override { ++evicted; }
 
   std::size_t tree_factor = 0;
@@ -68,10 +66,10 @@ std::unique_ptr<RawClient> idle_client(std::uint16_t port, const char* source = 
 TEST(HttpServerBudget, SlowUploadsOverTheLargeShareGet429AtOnceAndSmallRequestsStillPass) {
   auto service = std::make_shared<CountingService>();
   // Large requests may hold half of 1 MiB: two uploads of 200 KiB fit, a third does not.
-  HttpServer server(local({.body_limit = 1024 * kKiB,
-                           .inflight_budget = 1024 * kKiB,
-                           .large_request = 64 * kKiB}),
-                    service);
+  HttpServer server(
+      local(
+          {.body_limit = 1024 * kKiB, .inflight_budget = 1024 * kKiB, .large_request = 64 * kKiB}),
+      service);
   server.start();
   constexpr std::size_t kUpload = 200 * kKiB;
   const std::string part(kKiB, 'x');
@@ -108,17 +106,16 @@ TEST(HttpServerBudget, SlowUploadsOverTheLargeShareGet429AtOnceAndSmallRequestsS
   EXPECT_EQ(done->status, 200);
   EXPECT_EQ(done->body, "ok " + std::to_string(kUpload));
   slow.clear();
-  EXPECT_TRUE(eventually([&] { return server.inflight_bytes() == 0; }))
-      << server.inflight_bytes();
+  EXPECT_TRUE(eventually([&] { return server.inflight_bytes() == 0; })) << server.inflight_bytes();
 }
 
 TEST(HttpServerBudget, WhatTheServiceWillBuildIsReservedBeforeItServes) {
   auto service = std::make_shared<CountingService>();
   service->tree_factor = 20;  // a parsed tree twenty times the body
-  HttpServer server(local({.body_limit = 256 * kKiB,
-                           .inflight_budget = 1024 * kKiB,
-                           .large_request = 512 * kKiB}),
-                    service);
+  HttpServer server(
+      local(
+          {.body_limit = 256 * kKiB, .inflight_budget = 1024 * kKiB, .large_request = 512 * kKiB}),
+      service);
   server.start();
   RawClient client(server.port());
   client.send(post_header(10 * kKiB) + std::string(10 * kKiB, 'x'));  // 200 KiB built: fits

@@ -143,7 +143,8 @@ std::vector<std::string> validate(const WebhookOptions& o) {
       errors.push_back("invalid --max-inflight-bytes " + std::to_string(o.max_inflight_bytes) +
                        ": one review of the largest size (3 MiB, decoded with up to "
                        "--max-review-values values) needs at least " +
-                       std::to_string(least) + " (requests over 256 KiB share half); raise it, "
+                       std::to_string(least) +
+                       " (requests over 256 KiB share half); raise it, "
                        "lower --max-review-values, or use 0 for no budget");
     }
   }

@@ -113,8 +113,8 @@ TEST(AdmissionServerLimits, AReviewOfTooManyValuesIsRefusedNamingTheLimit) {
   }
   EXPECT_EQ(refused("too_many_values"), too_many + 2);
   // Under the limit the same shape is reviewed.
-  const auto fine =
-      client->post("/test/allow", review_body("u", R"("object":{"items":)" + empty_objects(900) + "}"));
+  const auto fine = client->post(
+      "/test/allow", review_body("u", R"("object":{"items":)" + empty_objects(900) + "}"));
   ASSERT_TRUE(fine.ok()) << fine.error();
   EXPECT_EQ(fine->status, 200);
 }

@@ -75,8 +75,8 @@ void refused(RefusalReason reason, std::string_view detail) {
     count = state.unlogged;
     state.unlogged = 0;
   }
-  VC_LOG_WARN("webhook refused a request to stay within its limits", kv("reason", to_string(reason)),
-              kv("detail", detail), kv("refusals", count));
+  VC_LOG_WARN("webhook refused a request to stay within its limits",
+              kv("reason", to_string(reason)), kv("detail", detail), kv("refusals", count));
 }
 
 }  // namespace vc::webhook::server

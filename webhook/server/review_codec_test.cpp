@@ -208,13 +208,14 @@ std::string review_of_empty_objects(std::size_t n, bool slow_path) {
   std::string objects = "[{}";
   for (std::size_t i = 1; i < n; ++i) objects += ",{}";
   objects += "]";
-  return std::string(R"({"request":{"uid":"u",)") +
-         (slow_path ? R"("name":"café ü",)" : "") + R"("object":)" + objects + "}}";
+  return std::string(R"({"request":{"uid":"u",)") + (slow_path ? R"("name":"café ü",)" : "") +
+         R"("object":)" + objects + "}}";
 }
 
 TEST(DecodeReview, MoreValuesThanTheLimitAreRefusedNamingIt) {
   for (const bool slow_path : {false, true}) {
-    const auto refused = decode_review(review_of_empty_objects(1001, slow_path), {.max_values = 1000});
+    const auto refused =
+        decode_review(review_of_empty_objects(1001, slow_path), {.max_values = 1000});
     ASSERT_FALSE(refused.ok()) << "slow path " << slow_path;
     EXPECT_EQ(refused.error(), "too many JSON values: more than 1000 (--max-review-values)");
     // The review itself, its request and its uid are values too: 1001 objects and 4 more fit

@@ -118,9 +118,9 @@ HttpResponse Router::review(const Route& route, const HttpRequest& request) cons
     const std::string_view err = decoded.error();
     if (err.starts_with(kTooManyValuesError) || err.starts_with(kTooDeepError)) {
       // A size limit: counted, and logged at most now and then (refusals.h).
-      refused(err.starts_with(kTooDeepError) ? RefusalReason::TooDeep
-                                             : RefusalReason::TooManyValues,
-              std::string(path) + ": " + decoded.error());
+      refused(
+          err.starts_with(kTooDeepError) ? RefusalReason::TooDeep : RefusalReason::TooManyValues,
+          std::string(path) + ": " + decoded.error());
     } else {
       VC_LOG_WARN("admission request refused: bad AdmissionReview", kv("path", path),
                   kv("err", decoded.error()));
