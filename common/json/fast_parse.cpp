@@ -43,8 +43,11 @@ void append_utf8(std::string& out, std::uint32_t cp) {
 // nlohmann; the caller then discards whatever was built.
 class Parser {
  public:
-  Parser(std::string_view text, std::string_view drop_member)
-      : p_(text.data()), end_(text.data() + text.size()), drop_(drop_member) {}
+  Parser(std::string_view text, std::string_view drop_member, std::size_t max_values)
+      : p_(text.data()),
+        end_(text.data() + text.size()),
+        drop_(drop_member),
+        values_left_(max_values) {}
 
   // `filter` null: build every member.
   bool document(json& out, const MemberFilter* filter) {
@@ -67,7 +70,8 @@ class Parser {
   }
 
   bool value(json& out, int depth, const MemberFilter* filter) {
-    if (p_ == end_) return false;
+    if (p_ == end_ || values_left_ == 0) return false;
+    --values_left_;
     switch (*p_) {
       case '{':
         return object(out, depth + 1, filter);
@@ -316,7 +320,8 @@ class Parser {
   const char* p_;
   const char* end_;
   std::string_view drop_;
-  std::string scratch_;  // the string argument of items()/string_impl() when they keep nothing
+  std::string scratch_;      // the string argument of items()/string_impl() when they keep nothing
+  std::size_t values_left_;  // values the tree may still take (try_parse's max_values)
 };
 
 }  // namespace
@@ -328,9 +333,10 @@ const MemberFilter* narrowing(const MemberFilter& filter) {
 }
 
 std::optional<json> fast(std::string_view text, std::string_view drop_member,
-                         const MemberFilter* filter) {
+                         const MemberFilter* filter,
+                         std::size_t max_values = std::numeric_limits<std::size_t>::max()) {
   json out;
-  Parser parser(text, drop_member);
+  Parser parser(text, drop_member, max_values);
   if (!parser.document(out, filter)) return std::nullopt;
   return out;
 }
@@ -359,8 +365,8 @@ std::optional<json> try_parse(std::string_view text, std::string_view drop_membe
 }
 
 std::optional<json> try_parse(std::string_view text, const MemberFilter& filter,
-                              std::string_view drop_member) {
-  return fast(text, drop_member, narrowing(filter));
+                              std::string_view drop_member, std::size_t max_values) {
+  return fast(text, drop_member, narrowing(filter), max_values);
 }
 
 json parse(std::string_view text, std::string_view drop_member) {

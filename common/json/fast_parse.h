@@ -25,6 +25,8 @@
 //
 // Thread-safety: pure functions.
 
+#include <cstddef>
+#include <limits>
 #include <optional>
 #include <string_view>
 
@@ -40,8 +42,13 @@ inline constexpr int kMaxFastDepth = 256;
 
 // The parsed document, or nullopt when the text is not on the fast path (see above).
 std::optional<nlohmann::json> try_parse(std::string_view text, std::string_view drop_member = {});
-std::optional<nlohmann::json> try_parse(std::string_view text, const MemberFilter& filter,
-                                        std::string_view drop_member = {});
+// max_values: a document with more values (objects, arrays and scalars, each counted once; the
+// members `filter` skips are not) is left to nlohmann's parser too, having built no more than
+// that: a caller that bounds the size of what it builds counts the values there (e.g. with a
+// parser callback) and refuses the document.
+std::optional<nlohmann::json> try_parse(
+    std::string_view text, const MemberFilter& filter, std::string_view drop_member = {},
+    std::size_t max_values = std::numeric_limits<std::size_t>::max());
 
 // nlohmann::json::parse(text) with the fast path first: throws nlohmann's parse_error or
 // out_of_range for bad input, with nlohmann's messages.

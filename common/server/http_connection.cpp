@@ -5,9 +5,11 @@
 // TLS; the few steps that differ (handshake, half-close, close) test tls_.
 // Every operation has a deadline: arm() before it starts a timer that closes the socket when it
 // passes, and settle() in its handler turns the abort that causes into beast::error::timeout.
+// Every byte a request holds is reserved from the server's budget first (reserve_up_to).
 #include "common/server/http_connection.h"
 
 #include <algorithm>
+#include <atomic>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -73,7 +75,8 @@ class Session : public Connection, public std::enable_shared_from_this<Session> 
         options_(host.options()),
         stream_(std::move(socket)),
         deadline_(stream_.get_executor()),
-        tls_(tls != nullptr) {
+        tls_(tls != nullptr),
+        budget_(host.budget()) {
     // The session takes a reference on the context: a certificate reload later does not touch
     // this connection.
     if (tls_ && stream_.start_tls(tls.get(), net_tls::TlsSocket::Role::server) == nullptr) {
@@ -83,6 +86,7 @@ class Session : public Connection, public std::enable_shared_from_this<Session> 
     service_.connection_opened();
   }
   ~Session() override {
+    release_budget();
     service_.connection_closed();
     host_.forget(this);
   }
@@ -116,6 +120,21 @@ class Session : public Connection, public std::enable_shared_from_this<Session> 
     net::post(stream_.get_executor(), [self = this->shared_from_this()] { self->close_socket(); });
   }
 
+  std::int64_t idle_since() const override { return idle_since_.load(std::memory_order_relaxed); }
+
+  bool evict() override {
+    std::int64_t since = idle_since_.load(std::memory_order_relaxed);
+    if (since <= 0 || !idle_since_.compare_exchange_strong(since, -1)) return false;
+    net::post(stream_.get_executor(), [self = this->shared_from_this()] {
+      // Still waiting with nothing of a request read (a request that began meanwhile is served):
+      // closing aborts the pending handshake or read, which ends the connection quietly.
+      if (self->phase_ != Phase::Idle || !self->waiting_for_peer_) return;
+      self->service_.idle_connection_evicted();
+      self->close_socket();
+    });
+    return true;
+  }
+
  private:
   // Starts the deadline of the operation about to begin (replacing the previous one's).
   void arm(Clock::time_point deadline) {
@@ -140,6 +159,7 @@ class Session : public Connection, public std::enable_shared_from_this<Session> 
   }
 
   void start() {
+    mark_idle();
     if (tls_) {
       arm_after(options_.header_timeout);
       waiting_for_peer_ = true;
@@ -174,8 +194,14 @@ class Session : public Connection, public std::enable_shared_from_this<Session> 
     parser_.emplace();
     parser_->header_limit(static_cast<std::uint32_t>(options_.header_limit));
     parser_->body_limit(options_.body_limit);
-    parser_->eager(true);  // put() goes on into the body with what the same read brought
+    // put() stops after the header, before the body's buffer is sized for its Content-Length, so
+    // that those bytes can be reserved first; then it goes on with what the same read brought.
+    parser_->eager(false);
     phase_ = Phase::Idle;
+    consumed_ = 0;
+    header_bytes_ = 0;
+    large_ = false;
+    if (!first) mark_idle();
     first_request_ = first;
     request_start_ = Clock::now();
     parse_buffered();
@@ -191,14 +217,24 @@ class Session : public Connection, public std::enable_shared_from_this<Session> 
         // the first request's, header_timeout after the handshake.
         phase_ = Phase::Header;
         phase_deadline_ = first_request_ ? first_deadline_ : Clock::now() + options_.header_timeout;
+        idle_since_.store(0, std::memory_order_relaxed);
+        // What the idle read brought is buffered already; the header may grow to its limit.
+        if (!reserve_up_to(buffer_.size())) return refuse_over_budget();
       }
       error_code ec;
       const std::size_t used = parser_->put(buffer_.data(), ec);
       buffer_.consume(used);
+      consumed_ += used;
       if (ec && ec != http::error::need_more) return on_read_error(ec, nullptr);
       if (phase_ == Phase::Header && parser_->is_header_done()) {
         phase_ = Phase::Body;
         phase_deadline_ = Clock::now() + options_.body_timeout;
+        // The next put() sizes the body's buffer for the declared length: reserve it now, and
+        // refuse at once (before the client sends it) what the budget cannot hold.
+        header_bytes_ = consumed_;
+        large_ = budget_.is_large(request_bytes());
+        if (!reserve_up_to(request_bytes() + buffer_.size())) return refuse_over_budget();
+        parser_->eager(true);
         if (wants_continue()) return send_continue();
       }
       if (ec) break;  // need_more
@@ -243,6 +279,13 @@ class Session : public Connection, public std::enable_shared_from_this<Session> 
     if (options_.request_timeout.count() > 0) {
       deadline = std::min(deadline, request_start_ + options_.request_timeout);
     }
+    if (phase_ != Phase::Idle) {
+      // A body without Content-Length (chunked) grows read by read.
+      large_ = large_ || budget_.is_large(request_bytes() + buffer_.size());
+      if (!reserve_up_to(request_bytes() + buffer_.size() + kReadChunk)) {
+        return refuse_over_budget();
+      }
+    }
     arm(deadline);
     // Only a wait for the next request is cut short by stop(); a request begun is read.
     waiting_for_peer_ = phase_ == Phase::Idle;
@@ -282,6 +325,8 @@ class Session : public Connection, public std::enable_shared_from_this<Session> 
     const auto& req = parser_->get();
     const HttpRequest request{req.method_string(), req.target(), req[http::field::content_type],
                               req.body()};
+    // The request's own bytes, with what serving it will build, must fit before it is served.
+    if (!reserve_up_to(consumed_ + service_.working_set(request))) return refuse_over_budget();
     HttpResponse response = service_.serve(request);
     ++served_;
     // Decided after the service ran: stop() may have begun meanwhile.
@@ -295,6 +340,7 @@ class Session : public Connection, public std::enable_shared_from_this<Session> 
     // client does not wait for comes now, its log line and the freeing of the request.
     after.reset();
     parser_.reset();  // the request body may be megabytes; do not keep it while idle
+    release_budget();
   }
 
   void write(const HttpResponse& r, unsigned version, bool keep_alive, bool head, bool linger) {
@@ -323,6 +369,8 @@ class Session : public Connection, public std::enable_shared_from_this<Session> 
   void refuse(HttpResponse r) {
     const unsigned version = parser_ ? parser_->get().version() : 11;
     buffer_.clear();
+    parser_.reset();
+    release_budget();  // the drain below reads into the connection's own fixed buffer only
     drain_budget_ = options_.body_limit + options_.header_limit + kLingerExtraBytes;
     write(r, version == 10 ? 10 : 11, false, false, true);
   }
@@ -369,6 +417,48 @@ class Session : public Connection, public std::enable_shared_from_this<Session> 
     }
   }
 
+  // Grows the reservation of the request in flight to `bytes` (counted as large_ says); false,
+  // with the reservation unchanged, when the budget cannot give them.
+  bool reserve_up_to(std::size_t bytes) {
+    if (large_ != held_large_ && held_ > 0) {
+      // Turned large: its bytes move to the large share.
+      budget_.release(held_, held_large_);
+      held_ = 0;
+    }
+    held_large_ = large_;
+    if (bytes <= held_) return true;
+    if (!budget_.try_reserve(bytes - held_, held_large_)) return false;
+    held_ = bytes;
+    return true;
+  }
+
+  // What the request holds once its bytes so far are parsed: header and body, the body at its
+  // declared length as soon as the header is read (its buffer is sized for it then).
+  std::size_t request_bytes() const {
+    const std::size_t declared =
+        phase_ == Phase::Body ? static_cast<std::size_t>(parser_->content_length().value_or(0)) : 0;
+    return std::max(consumed_, header_bytes_ + declared);
+  }
+
+  void release_budget() {
+    if (held_ > 0) budget_.release(held_, held_large_);
+    held_ = 0;
+  }
+
+  // 429 at once: nothing more of this request is buffered.
+  void refuse_over_budget() {
+    std::string_view target;
+    if (parser_ && parser_->is_header_done()) target = parser_->get().target();
+    const std::string detail = std::to_string(budget_.in_use()) + " of " +
+                               std::to_string(budget_.limit()) + " bytes in flight";
+    refuse(service_.refuse(Refusal::OverBudget, target, detail));
+  }
+
+  void mark_idle() {
+    const auto now = Clock::now().time_since_epoch().count();
+    idle_since_.store(now > 0 ? now : 1, std::memory_order_relaxed);
+  }
+
   void close_socket() {
     error_code ignored;  // closing a socket the peer already reset is not worth a log line
     stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
@@ -398,6 +488,13 @@ class Session : public Connection, public std::enable_shared_from_this<Session> 
   std::size_t drain_budget_ = 0;
   bool waiting_for_peer_ = false;  // an operation only the client can complete is pending
   std::optional<net::steady_timer> stop_timer_;  // ends the idle drain of shutdown()
+  ByteBudget& budget_;
+  std::size_t held_ = 0;          // bytes of budget_ the request in flight holds
+  bool held_large_ = false;       // whether held_ counts in the large share
+  bool large_ = false;            // whether the request in flight is large (byte_budget.h)
+  std::size_t consumed_ = 0;      // bytes of the request in flight given to the parser
+  std::size_t header_bytes_ = 0;  // of which its header, once read
+  std::atomic<std::int64_t> idle_since_{0};  // Connection::idle_since; written here, read anywhere
 };
 
 }  // namespace

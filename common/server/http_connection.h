@@ -6,10 +6,12 @@
 // Thread-safety: make_connection() and the Connection methods may be called from any thread; a
 // connection does all its work on its socket's executor.
 
+#include <cstdint>
 #include <memory>
 
 #include <boost/asio/ip/tcp.hpp>
 
+#include "common/server/byte_budget.h"
 #include "common/server/http_server.h"
 
 namespace vc::server {
@@ -23,6 +25,8 @@ class ConnectionHost {
   virtual const HttpService& service() const = 0;
   // True once stop() has begun: answer what is in flight, then close.
   virtual bool is_stopping() const = 0;
+  // The bytes requests in flight may hold, shared by every connection.
+  virtual ByteBudget& budget() = 0;
   // Called from the connection's destructor.
   virtual void forget(Connection* connection) = 0;
 
@@ -40,6 +44,13 @@ class Connection {
   virtual void shutdown() = 0;
   // stop() after the grace period: closes the socket whatever the state.
   virtual void force_close() = 0;
+  // Since when (steady_clock ticks) the connection has waited for a request, or for its TLS
+  // handshake, with nothing of a request read: > 0 while idle, 0 while busy, -1 once evicted.
+  virtual std::int64_t idle_since() const = 0;
+  // The server is short of slots: closes the connection if it is still idle. False when it was
+  // not idle at the call (nothing happens); true when the close is on its way (a request whose
+  // first byte arrives meanwhile is still served).
+  virtual bool evict() = 0;
 };
 
 // A connection over socket: TLS with tls (the context current when it was accepted, kept for the

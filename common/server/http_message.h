@@ -45,6 +45,15 @@ struct HttpResponse {
     return {status, std::string(kTextContentType), std::move(body)};
   }
 
+  // 429 "server busy: <detail>" with Retry-After: 1, the answer to Refusal::OverBudget: the
+  // client may try again in a moment (client-go, the API server's webhook client among them,
+  // waits for Retry-After and retries within its timeout).
+  static HttpResponse busy(std::string detail) {
+    HttpResponse r = text(429, "server busy: " + std::move(detail) + "\n");
+    r.headers.emplace_back("Retry-After", "1");
+    return r;
+  }
+
   int status = 200;
   std::string content_type{kTextContentType};
   std::string body;

@@ -1,6 +1,6 @@
-// The listener side of the HTTP server: binding, the accept loop with its connection limit, the
-// TLS provider's poll, the I/O threads and graceful shutdown. Connections are in
-// http_connection.cpp.
+// The listener side of the HTTP server: binding, the accept loop with its connection limits
+// (total and per peer, making room by closing idle connections), the TLS provider's poll, the I/O
+// threads and graceful shutdown. Connections are in http_connection.cpp.
 #include "common/server/http_server.h"
 
 #include <atomic>
@@ -8,6 +8,7 @@
 #include <mutex>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <unordered_map>
 #include <utility>
@@ -45,19 +46,45 @@ struct ServerState : ConnectionHost {
   const HttpServerOptions& options() const override { return opts; }
   const HttpService& service() const override { return *svc; }
   bool is_stopping() const override { return stopping; }
+  ByteBudget& budget() override { return request_bytes; }
   void forget(Connection* c) override {
     std::lock_guard lock(mu);
-    connections.erase(c);
+    const auto it = connections.find(c);
+    if (it != connections.end()) {
+      if (it->second.evicted) {
+        --evicted;
+      } else {
+        count_out_of(it->second.peer);
+      }
+      connections.erase(it);
+    }
     cv.notify_all();
+  }
+
+  // A connection of peer no longer counts against its cap. Called with mu held.
+  void count_out_of(const std::string& peer) {
+    const auto it = per_peer.find(peer);
+    if (it != per_peer.end() && --it->second == 0) per_peer.erase(it);
   }
 
   const HttpServerOptions opts;
   const std::shared_ptr<const HttpService> svc;
   const std::string address;  // for messages: "host:port"
 
+  ByteBudget request_bytes{opts.inflight_budget, opts.large_request};
+
   std::mutex mu;               // guards the members up to ioc
   std::condition_variable cv;  // connections, listener_closed or running_workers changed
-  std::unordered_map<Connection*, std::weak_ptr<Connection>> connections;
+  struct Entry {
+    std::weak_ptr<Connection> connection;
+    std::string peer;      // the client's address, for max_connections_per_peer
+    bool evicted = false;  // closed to make room: no longer counted in its limits
+  };
+  // Invariants: `evicted` counts the entries marked evicted; per_peer[p] counts the entries of
+  // peer p not evicted, and has no zero counts.
+  std::unordered_map<Connection*, Entry> connections;
+  std::unordered_map<std::string, std::size_t> per_peer;
+  std::size_t evicted = 0;
   enum class State { Created, Running, Stopped } state = State::Created;
   bool listener_closed = false;
   int running_workers = 0;
@@ -79,6 +106,46 @@ struct ServerState : ConnectionHost {
 
 void do_accept(ServerState& core);
 
+// The client's address as text, IPv4 clients of a dual-stack listener without their "::ffff:"
+// prefix; "" when the socket no longer knows it.
+std::string peer_address(const tcp::socket& socket) {
+  error_code ec;
+  const tcp::endpoint peer = socket.remote_endpoint(ec);
+  if (ec) return {};
+  net::ip::address address = peer.address();
+  if (address.is_v6() && address.to_v6().is_v4_mapped()) {
+    address = net::ip::make_address_v4(net::ip::v4_mapped, address.to_v6());
+  }
+  return address.to_string();
+}
+
+// Closes the connection (of `peer` when not null) that has been idle longest, to make room for a
+// new one; false when none is idle. Called with core.mu held; `keep` takes the reference to the
+// connection, for the caller to drop after unlocking (dropping the last one under mu would run
+// the connection's destructor, which locks mu).
+bool evict_oldest_idle(ServerState& core, const std::string* peer,
+                       std::shared_ptr<Connection>& keep) {
+  ServerState::Entry* oldest = nullptr;
+  Connection* oldest_connection = nullptr;
+  std::int64_t oldest_since = 0;
+  for (auto& [connection, entry] : core.connections) {
+    if (entry.evicted || (peer != nullptr && entry.peer != *peer)) continue;
+    // The object is alive: its destructor erases it from the table under mu, which we hold.
+    const std::int64_t since = connection->idle_since();
+    if (since <= 0 || (oldest != nullptr && since >= oldest_since)) continue;
+    oldest = &entry;
+    oldest_connection = connection;
+    oldest_since = since;
+  }
+  if (oldest == nullptr) return false;
+  keep = oldest->connection.lock();  // null: already ending, it has no slot to give
+  if (!keep || !oldest_connection->evict()) return false;
+  oldest->evicted = true;
+  ++core.evicted;
+  core.count_out_of(oldest->peer);
+  return true;
+}
+
 void on_accept(ServerState& core, error_code ec, tcp::socket socket) {
   if (ec == net::error::operation_aborted || core.stopping) return;  // stop() closed the acceptor
   if (ec) {
@@ -91,9 +158,20 @@ void on_accept(ServerState& core, error_code ec, tcp::socket socket) {
     return;
   }
   std::shared_ptr<Connection> connection;
+  // Dropped after mu is released (evict_oldest_idle).
+  std::shared_ptr<Connection> evicted_for_peer;
+  std::shared_ptr<Connection> evicted_for_table;
   {
+    std::string peer = peer_address(socket);
     std::lock_guard lock(core.mu);
-    if (core.connections.size() >= core.opts.max_connections) {
+    const std::size_t per_peer_cap = core.opts.max_connections_per_peer;
+    const auto from_peer = core.per_peer.find(peer);
+    const bool peer_full =
+        per_peer_cap > 0 && from_peer != core.per_peer.end() && from_peer->second >= per_peer_cap;
+    if (peer_full && !evict_oldest_idle(core, &peer, evicted_for_peer)) {
+      core.svc->peer_connection_rejected(peer, per_peer_cap);
+    } else if (core.connections.size() - core.evicted >= core.opts.max_connections &&
+               !evict_oldest_idle(core, nullptr, evicted_for_table)) {
       core.svc->connection_rejected(core.opts.max_connections);
     } else {
       error_code ignored;  // Nagle only delays small responses; failing to disable it is harmless
@@ -101,7 +179,8 @@ void on_accept(ServerState& core, error_code ec, tcp::socket socket) {
       try {
         connection = make_connection(std::move(socket), core,
                                      core.opts.tls ? core.opts.tls->current() : nullptr);
-        core.connections.emplace(connection.get(), connection);
+        core.connections.emplace(connection.get(), ServerState::Entry{connection, peer});
+        ++core.per_peer[peer];
       } catch (const std::exception& e) {
         // SSL_new failing (out of memory) costs this connection, not the accept loop.
         VC_LOG_ERROR(core.opts.name + " connection setup failed", kv("err", e.what()));
@@ -236,8 +315,8 @@ bool HttpServer::stop() {
     core.state = ServerState::State::Stopped;
     if (!running) return true;
     core.stopping = true;
-    for (auto& [ptr, weak] : core.connections) {
-      if (auto s = weak.lock()) live.push_back(std::move(s));
+    for (auto& [ptr, entry] : core.connections) {
+      if (auto s = entry.connection.lock()) live.push_back(std::move(s));
     }
   }
   VC_LOG_INFO(core.opts.name + " server stopping", kv("connections", live.size()),
@@ -263,8 +342,8 @@ bool HttpServer::stop() {
       VC_LOG_WARN(
           core.opts.name + " server stop: closing connections still busy after the grace period",
           kv("connections", core.connections.size()));
-      for (auto& [ptr, weak] : core.connections) {
-        if (auto s = weak.lock()) live.push_back(std::move(s));
+      for (auto& [ptr, entry] : core.connections) {
+        if (auto s = entry.connection.lock()) live.push_back(std::move(s));
       }
     }
   }
@@ -297,6 +376,10 @@ bool HttpServer::stop() {
 
 std::uint16_t HttpServer::port() const {
   return core_->port;
+}
+
+std::size_t HttpServer::inflight_bytes() const {
+  return core_->request_bytes.in_use();
 }
 
 }  // namespace vc::server

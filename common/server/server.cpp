@@ -30,6 +30,8 @@ class RouterService final : public HttpService {
         return HttpResponse::text(431, "request header too large\n");
       case Refusal::BodyTooLarge:
         return HttpResponse::text(413, "request body too large\n");
+      case Refusal::OverBudget:
+        return HttpResponse::busy(std::string(detail));
       case Refusal::Malformed:
         break;
     }

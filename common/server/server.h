@@ -34,7 +34,7 @@ struct ServerOptions {
   // Bounds the wait for each request, including the idle time of a kept-alive connection.
   std::chrono::milliseconds read_timeout{10000};
   std::chrono::milliseconds write_timeout{10000};
-  std::size_t max_connections = 128;  // further connections are closed at once
+  std::size_t max_connections = 128;  // then an idle one makes room, or the new one is closed
   int max_requests_per_connection = 1000;
   // How long stop() waits for responses in flight before closing everything.
   std::chrono::milliseconds shutdown_grace{5000};

@@ -96,6 +96,18 @@ void add_flags(flags::FlagSet& fs, WebhookOptions& o) {
   fs.int_var("live-lookup-negative-cache-size", &o.live_lookup_negative_cache_size,
              "How many such missing names are remembered at most (the oldest are forgotten "
              "first).");
+  fs.int64_var("max-inflight-bytes", &o.max_inflight_bytes,
+               "Bytes all admission requests in flight may hold together: headers, bodies and "
+               "the trees decoded from them. A request that would go over gets 429 with "
+               "Retry-After at once; requests over 256 KiB share half of it. Set it to about 40% "
+               "of the container's memory limit (the chart does); 0 means no budget.");
+  fs.int_var("max-connections-per-peer", &o.max_connections_per_peer,
+             "Connections one client address may hold; when full, that address's longest-idle "
+             "connection is closed for the new one, or with none idle the new one is. 0 means "
+             "no cap.");
+  fs.int64_var("max-review-values", &o.max_review_values,
+               "JSON values (objects, arrays, scalars) an AdmissionReview may hold; a larger one "
+               "is refused with 400 before more is decoded.");
 }
 
 }  // namespace
@@ -172,6 +184,28 @@ std::vector<std::string> validate(const WebhookOptions& o) {
     errors.emplace_back(
         "invalid --admission-stall-timeout: must be longer than --self-probe-interval plus "
         "--self-probe-timeout");
+  }
+  if (o.max_inflight_bytes < 0) {
+    errors.emplace_back("invalid --max-inflight-bytes: must be 0 (no budget) or more");
+  } else if (o.max_review_values > 0) {
+    const server::AdmissionServerOptions sized{
+        .max_inflight_bytes = static_cast<std::size_t>(o.max_inflight_bytes),
+        .max_review_values = static_cast<std::size_t>(o.max_review_values)};
+    if (const std::size_t least = server::min_inflight_bytes(sized);
+        sized.max_inflight_bytes < least) {
+      errors.push_back("invalid --max-inflight-bytes " + std::to_string(o.max_inflight_bytes) +
+                       ": one review of the largest size (3 MiB, decoded with up to "
+                       "--max-review-values values) needs at least " +
+                       std::to_string(least) +
+                       " (requests over 256 KiB share half); raise it, "
+                       "lower --max-review-values, or use 0 for no budget");
+    }
+  }
+  if (o.max_connections_per_peer < 0) {
+    errors.emplace_back("invalid --max-connections-per-peer: must be 0 (no cap) or more");
+  }
+  if (o.max_review_values <= 0) {
+    errors.emplace_back("invalid --max-review-values: must be positive");
   }
   if (o.graceful_shutdown_time.count() < 0) {
     errors.emplace_back("invalid --graceful-shutdown-time: must not be negative");

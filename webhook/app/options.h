@@ -10,6 +10,7 @@
 // Thread-safety: pure functions; call at start-up.
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -68,6 +69,11 @@ struct WebhookOptions : flags::BaseOptions {
   int live_lookup_concurrency = -1;
   std::chrono::nanoseconds live_lookup_negative_ttl = std::chrono::seconds(10);
   int live_lookup_negative_cache_size = 10000;
+  // The admission server's resource budget (webhook/server/admission_server.h); the chart sets
+  // --max-inflight-bytes from the container's memory limit.
+  std::int64_t max_inflight_bytes = 96 * 1024 * 1024;
+  int max_connections_per_peer = 64;
+  std::int64_t max_review_values = 250'000;
 
   // Volcano's gates plus PodLevelResources, whose default follows the cluster version
   // (spec webhook.md §4.2 step 4d).

@@ -250,6 +250,33 @@ TEST(Options, LiveLookupFlagsParseAndAreBounded) {
             "invalid --live-lookup-timeout: must be more than 0 and less than 10s");
 }
 
+TEST(Options, ResourceBudgetFlagsParseAndAreChecked) {
+  WebhookOptions o = parse_ok({"--webhook-url=https://x", "--max-inflight-bytes=134217728",
+                               "--max-connections-per-peer=8", "--max-review-values=1000"});
+  EXPECT_EQ(o.max_inflight_bytes, 134217728);
+  EXPECT_EQ(o.max_connections_per_peer, 8);
+  EXPECT_EQ(o.max_review_values, 1000);
+  EXPECT_TRUE(validate(o).empty());
+  EXPECT_EQ(WebhookOptions{}.max_inflight_bytes, 96 << 20);
+  // Too small to serve one 3 MiB review with its decoded tree: named, with the least that works.
+  o.max_inflight_bytes = 32 << 20;
+  o.max_review_values = 250'000;
+  auto errors = validate(o);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_NE(errors[0].find("invalid --max-inflight-bytes 33554432: one review of the largest "
+                           "size"),
+            std::string::npos)
+      << errors[0];
+  o.max_inflight_bytes = 0;  // no budget
+  EXPECT_TRUE(validate(o).empty());
+  o.max_connections_per_peer = -1;
+  o.max_review_values = 0;
+  errors = validate(o);
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_NE(errors[0].find("--max-connections-per-peer"), std::string::npos);
+  EXPECT_NE(errors[1].find("--max-review-values"), std::string::npos);
+}
+
 TEST(EnabledPaths, TrimsSplitsAndSkipsEmptyEntries) {
   EXPECT_TRUE(enabled_paths("").empty());
   EXPECT_TRUE(enabled_paths("  ").empty());

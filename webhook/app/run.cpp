@@ -224,6 +224,9 @@ int run(const WebhookOptions& o, std::stop_token stop, const RunSettings& settin
           .cert_file = o.tls_cert_file,
           .key_file = o.tls_private_key_file,
           .threads = o.webhook_threads,
+          .max_connections_per_peer = static_cast<std::size_t>(o.max_connections_per_peer),
+          .max_inflight_bytes = static_cast<std::size_t>(o.max_inflight_bytes),
+          .max_review_values = static_cast<std::size_t>(o.max_review_values),
           .graceful_shutdown =
               std::chrono::duration_cast<std::chrono::milliseconds>(o.graceful_shutdown_time),
           .busy_poll = std::chrono::duration_cast<std::chrono::microseconds>(o.busy_poll),

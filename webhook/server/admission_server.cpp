@@ -13,6 +13,7 @@
 #include "common/server/http_server.h"
 #include "webhook/server/certificate_reloader.h"
 #include "webhook/server/metrics.h"
+#include "webhook/server/refusals.h"
 #include "webhook/server/router.h"
 
 namespace vc::webhook::server {
@@ -33,6 +34,9 @@ class AdmissionService final : public vc::server::HttpService {
     }
     return router_.serve(request);
   }
+  std::size_t working_set(const HttpRequest& request) const override {
+    return router_.working_set(request);
+  }
 
   HttpResponse refuse(Refusal why, std::string_view target,
                       std::string_view detail) const override {
@@ -43,6 +47,11 @@ class AdmissionService final : public vc::server::HttpService {
       case Refusal::BodyTooLarge:
         // The header names the path: a known one gets Volcano's 413, any other Go's 404.
         return router_.body_too_large(target);
+      case Refusal::OverBudget:
+        refused(RefusalReason::OverBudget,
+                (target.empty() ? std::string("a request header") : std::string(target)) + ": " +
+                    std::string(detail));
+        return HttpResponse::busy(std::string(detail));
       case Refusal::Malformed:
         break;
     }
@@ -57,6 +66,11 @@ class AdmissionService final : public vc::server::HttpService {
     count_rejected_connection();
     VC_LOG_DEBUG("webhook connection limit reached, closing a new connection", kv("limit", limit));
   }
+  void peer_connection_rejected(std::string_view peer, std::size_t limit) const override {
+    refused(RefusalReason::PeerConnections,
+            std::string(peer) + " holds " + std::to_string(limit) + " busy connections");
+  }
+  void idle_connection_evicted() const override { count_idle_connection_closed(); }
   void tls_handshake_failed() const override { count_tls_handshake_error(); }
   void request_timed_out(std::string_view phase) const override { count_protocol_error(phase); }
 
@@ -71,8 +85,9 @@ void validate(const AdmissionServerOptions& o) {
   if (o.port < 0 || o.port > 65535) fail("port must be in 0..65535, got " + std::to_string(o.port));
   if (o.cert_file.empty() || o.key_file.empty()) fail("a certificate and a key file are required");
   if (o.threads < 0) fail("threads must be >= 0");
-  if (o.body_limit == 0 || o.header_limit == 0 || o.max_connections == 0) {
-    fail("body_limit, header_limit and max_connections must be positive");
+  if (o.body_limit == 0 || o.header_limit == 0 || o.max_connections == 0 ||
+      o.max_review_values == 0) {
+    fail("body_limit, header_limit, max_connections and max_review_values must be positive");
   }
   using std::chrono::milliseconds;
   for (auto t : {o.header_timeout, o.body_timeout, o.write_timeout, o.idle_timeout}) {
@@ -84,6 +99,11 @@ void validate(const AdmissionServerOptions& o) {
   }
   if (!busy_poll_in_range(o.busy_poll)) {
     fail("busy_poll must be between " + busy_poll_range());
+  }
+  if (o.max_inflight_bytes < min_inflight_bytes(o)) {
+    fail("max_inflight_bytes " + std::to_string(o.max_inflight_bytes) +
+         " cannot hold one review of the largest size: at least " +
+         std::to_string(min_inflight_bytes(o)) + " (or 0 for no budget)");
   }
 }
 
@@ -102,6 +122,8 @@ vc::server::HttpServerOptions core_options(const AdmissionServerOptions& o,
       .idle_timeout = o.idle_timeout,
       .write_timeout = o.write_timeout,
       .max_connections = o.max_connections,
+      .max_connections_per_peer = o.max_connections_per_peer,
+      .inflight_budget = o.max_inflight_bytes,
       .graceful_shutdown = o.graceful_shutdown,
       .stop_idle_drain = o.stop_idle_drain,
       .tls = std::move(certificates),
@@ -110,6 +132,16 @@ vc::server::HttpServerOptions core_options(const AdmissionServerOptions& o,
 }
 
 }  // namespace
+
+std::size_t min_inflight_bytes(const AdmissionServerOptions& o) {
+  if (o.max_inflight_bytes == 0) return 0;
+  // What one connection reserves for it (http_connection.cpp): header, body, the read in
+  // progress (16 KiB) and the decoded tree; large requests get half of the budget.
+  constexpr std::size_t kReadChunk = 16 * 1024;
+  const std::size_t one = o.header_limit + o.body_limit + kReadChunk +
+                          decode_working_set(o.body_limit, {.max_values = o.max_review_values});
+  return 2 * one;
+}
 
 std::string busy_poll_range() {
   return "0 and " +
@@ -132,7 +164,8 @@ AdmissionServer::AdmissionServer(AdmissionServerOptions options, std::vector<End
                                  std::shared_ptr<const ClusterView> view,
                                  std::shared_ptr<const AdmissionOptions> admission_options) {
   validate(options);
-  Router router(std::move(endpoints), std::move(view), std::move(admission_options));
+  Router router(std::move(endpoints), std::move(view), std::move(admission_options),
+                ReviewLimits{.max_values = options.max_review_values});
   certificates_ = std::make_shared<CertificateReloader>(options.cert_file, options.key_file,
                                                         options.trusted_cas);
   http_ = std::make_unique<vc::server::HttpServer>(
@@ -151,6 +184,10 @@ bool AdmissionServer::stop() {
 
 std::uint16_t AdmissionServer::port() const {
   return http_->port();
+}
+
+std::size_t AdmissionServer::inflight_bytes() const {
+  return http_->inflight_bytes();
 }
 
 bool AdmissionServer::reload_certificate() {

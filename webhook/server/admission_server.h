@@ -20,8 +20,12 @@
 // too large" as in Volcano; a header over header_limit gets 431; a malformed request 400; each of
 // these closes the connection. A client gets header_timeout for the TLS handshake and then, from
 // the first byte of each request, for its header (slowloris); body_timeout for the body; a
-// kept-alive connection may idle for idle_timeout between requests. Beyond max_connections a new
-// connection is closed right after accept.
+// kept-alive connection may idle for idle_timeout between requests. Beyond max_connections, or
+// max_connections_per_peer from one address, the longest-idle connection (of that address) makes
+// room for the new one; with none idle the new one is closed right after accept. Requests in
+// flight hold at most max_inflight_bytes (bodies and decoded trees); over it, 429 at once. A
+// review with more than max_review_values JSON values is refused (400) before more is built.
+// Each refusal is counted in vc_webhook_refused_total{reason} (refusals.h).
 //
 // Admit functions run on the server's worker threads (threads, default: one per CPU the process
 // may use), so a slow review holds one worker and never the others. A single worker busy-polls
@@ -39,6 +43,7 @@
 #include <vector>
 
 #include "webhook/admission/endpoint.h"
+#include "webhook/server/review_codec.h"
 
 namespace vc::server {
 class HttpServer;
@@ -61,6 +66,17 @@ struct AdmissionServerOptions {
   std::chrono::milliseconds write_timeout{60'000};
   std::chrono::milliseconds idle_timeout{90'000};
   std::size_t max_connections = 1000;
+  // --max-connections-per-peer: connections one client address may hold (0 = no cap). When
+  // full, that address's longest-idle connection is closed for the new one, as for
+  // max_connections: an API server sharing an address with a hostile client still gets in
+  // while the hostile connections are idle.
+  std::size_t max_connections_per_peer = 64;
+  // --max-inflight-bytes: bytes all requests in flight may hold together, bodies and the trees
+  // decoded from them (common/server/http_server.h, Budget); a request that does not fit gets
+  // 429 with Retry-After at once. 0 = unbounded. Sized for the chart's 256Mi memory limit.
+  std::size_t max_inflight_bytes = 96 * 1024 * 1024;
+  // --max-review-values: JSON values a review may hold (review_codec.h).
+  std::size_t max_review_values = ReviewLimits{}.max_values;
   std::chrono::milliseconds graceful_shutdown{30'000};  // --graceful-shutdown-time
   // At stop(), how long a kept-alive connection waiting for its next request stays open to answer
   // it (with "Connection: close") before it is closed; capped by graceful_shutdown. The caller
@@ -84,6 +100,11 @@ constexpr bool busy_poll_in_range(std::chrono::nanoseconds window) {
   return window >= std::chrono::nanoseconds::zero() && window <= kMaxBusyPoll;
 }
 std::string busy_poll_range();
+
+// The smallest max_inflight_bytes with which a review of the largest size (body_limit, with its
+// header and its decoded tree at max_review_values) can be served: large requests may hold half
+// of the budget. 0 when max_inflight_bytes is 0 (unbounded).
+std::size_t min_inflight_bytes(const AdmissionServerOptions& options);
 
 class CertificateReloader;
 
@@ -112,6 +133,8 @@ class AdmissionServer {
 
   // The bound port (useful with port 0); 0 before start().
   std::uint16_t port() const;
+  // Bytes the requests in flight hold now (max_inflight_bytes).
+  std::size_t inflight_bytes() const;
 
   // Re-reads the certificate files now instead of at the next poll; true when a new pair was
   // installed.

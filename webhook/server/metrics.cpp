@@ -87,6 +87,13 @@ void count_rejected_connection() {
   counter.Increment();
 }
 
+void count_idle_connection_closed() {
+  static auto& counter = plain_counter("vc_webhook_idle_connections_closed_total",
+                                       "Idle connections closed to make room for a new one at "
+                                       "the connection limit or a peer's cap.");
+  counter.Increment();
+}
+
 void count_tls_handshake_error() {
   static auto& counter =
       plain_counter("vc_webhook_tls_handshake_errors_total", "Failed TLS handshakes.");

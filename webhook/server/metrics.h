@@ -4,6 +4,8 @@
 //   vc_webhook_admission_duration_seconds{path,result}   histogram of the time to answer
 //   vc_webhook_open_connections                          gauge
 //   vc_webhook_connections_rejected_total                counter; closed at the connection limit
+//   vc_webhook_idle_connections_closed_total             counter; idle ones closed to make room
+//   vc_webhook_refused_total{reason}                     counter; see refusals.h
 //   vc_webhook_tls_handshake_errors_total                counter
 //   vc_webhook_protocol_errors_total{reason}             counter; header_too_large, malformed,
 //                                                        header_timeout, body_timeout
@@ -41,6 +43,7 @@ class PathMetrics {
 void connection_opened();
 void connection_closed();
 void count_rejected_connection();
+void count_idle_connection_closed();
 void count_tls_handshake_error();
 void count_protocol_error(std::string_view reason);
 void count_certificate_reload(bool success);

@@ -1,5 +1,7 @@
 #include "webhook/server/review_codec.h"
 
+#include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <utility>
 
@@ -69,6 +71,50 @@ bool too_deep(std::string_view body) {
   }
   return false;
 }
+
+// Counts the values of a document without building it, and stops past max: the slow path's
+// check before nlohmann builds the tree. (A parser callback could count while building, but
+// nlohmann's callback parser rescans an array on each object that ends in it: quadratic on
+// [{},{},...].) A syntax error stops the count too; the parse that follows reports it.
+class ValueCounter final : public json::json_sax_t {
+ public:
+  explicit ValueCounter(std::size_t max) : max_(max) {}
+  bool over() const { return values_ > max_; }
+
+  bool null() override { return count(); }
+  bool boolean(bool) override { return count(); }
+  bool number_integer(number_integer_t) override { return count(); }
+  bool number_unsigned(number_unsigned_t) override { return count(); }
+  bool number_float(number_float_t, const string_t&) override { return count(); }
+  bool string(string_t&) override { return count(); }
+  bool binary(binary_t&) override { return count(); }
+  bool start_object(std::size_t) override { return count(); }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return count(); }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    return false;
+  }
+
+ private:
+  bool count() { return ++values_ <= max_; }
+  const std::size_t max_;
+  std::size_t values_ = 0;
+};
+
+bool too_many_values(std::string_view body, std::size_t max_values) {
+  ValueCounter counter(max_values);
+  json::sax_parse(body.begin(), body.end(), &counter);
+  return counter.over();
+}
+
+// A value in the tree: 16 bytes in its parent, and for an object its map (about 80 bytes with
+// the allocator's overhead) and for each member a map node (about 100): 128 bounds the costliest
+// kind. A tree holds at most 48 bytes per body byte: "{}," is 3 bytes for one of the costliest
+// values (whose 16 bytes in an array may double with the vector's growth).
+constexpr std::size_t kTreeBytesPerValue = 128;
+constexpr std::size_t kTreeBytesPerBodyByte = 48;
 
 // nlohmann's what() is "[json.exception.parse_error.101] parse error at line 1, column 2: <why>";
 // the position is reported separately, so keep only <why>.
@@ -149,16 +195,28 @@ const fastjson::MemberFilter& review_filter() {
 
 }  // namespace
 
-api::Expected<AdmissionRequest> decode_review(std::string_view body) {
+std::size_t decode_working_set(std::size_t body_size, const ReviewLimits& limits) {
+  const std::size_t by_values =
+      limits.max_values > (std::numeric_limits<std::size_t>::max() - body_size) / kTreeBytesPerValue
+          ? std::numeric_limits<std::size_t>::max()
+          : limits.max_values * kTreeBytesPerValue + body_size;
+  return std::min(body_size * kTreeBytesPerBodyByte, by_values);
+}
+
+api::Expected<AdmissionRequest> decode_review(std::string_view body, const ReviewLimits& limits) {
   // What the fast parser takes nests at most fastjson::kMaxFastDepth deep, within the limit, so
   // the depth scan (a pass over the whole body) is only for the rest, before nlohmann's parser.
   static_assert(fastjson::kMaxFastDepth <= go::kMaxJsonDepth);
   json review;
-  if (auto fast = fastjson::try_parse(body, review_filter())) {
+  if (auto fast = fastjson::try_parse(body, review_filter(), {}, limits.max_values)) {
     review = std::move(*fast);
   } else if (too_deep(body)) {
-    return Unexpected{"invalid JSON: exceeded max depth of " + std::to_string(go::kMaxJsonDepth)};
+    return Unexpected{std::string(kTooDeepError) + " of " + std::to_string(go::kMaxJsonDepth)};
   } else {
+    if (too_many_values(body, limits.max_values)) {
+      return Unexpected{std::string(kTooManyValuesError) + ": more than " +
+                        std::to_string(limits.max_values) + " (--max-review-values)"};
+    }
     try {
       review = json::parse(body);
       fastjson::prune(review, review_filter());  // the same document as the fast path's

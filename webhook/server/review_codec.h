@@ -9,6 +9,7 @@
 //
 // Thread-safety: pure functions; call from any thread.
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -32,7 +33,24 @@ inline constexpr std::string_view kReviewKind = "AdmissionReview";
 // but different one is an error. A value of `null` counts as absent, as in Go. The request's
 // `kind`, `requestKind`, `requestResource` and `options` are type-checked loosely (objects) and
 // not kept: no admit function reads them.
-api::Expected<AdmissionRequest> decode_review(std::string_view body);
+//
+// Size: a review nested deeper than go::kMaxJsonDepth (10000, Go's limit) is refused with
+// "invalid JSON: exceeded max depth of 10000", and one holding more than limits.max_values JSON
+// values (objects, arrays and scalars; keys are not values) with "too many JSON values: more
+// than N (--max-review-values)", before more than that is built: a body of many tiny values
+// ([{},{},...]) would otherwise parse into a tree twenty times its size.
+struct ReviewLimits {
+  std::size_t max_values = 250'000;  // --max-review-values
+};
+inline constexpr std::string_view kTooManyValuesError = "too many JSON values";
+inline constexpr std::string_view kTooDeepError = "invalid JSON: exceeded max depth";
+
+api::Expected<AdmissionRequest> decode_review(std::string_view body,
+                                              const ReviewLimits& limits = {});
+
+// The most memory decoding a body of this size may take (its tree at its largest) under these
+// limits: what the admission server reserves from its budget before it decodes one.
+std::size_t decode_working_set(std::size_t body_size, const ReviewLimits& limits);
 
 // Encodes the review answering the request with this uid. `status` appears only for a denial;
 // `patch` (standard base64 with padding) and `patchType` only for a non-empty patch array, so an

@@ -1,5 +1,6 @@
 #include "webhook/server/review_codec.h"
 
+#include <chrono>
 #include <stdexcept>
 #include <string>
 
@@ -200,6 +201,39 @@ TEST(DecodeReview, BracketsInsideStringsDoNotCountAsNesting) {
   auto decoded = decode_review(R"({"request":{"uid":"u","name":")" + name + R"("}})");
   ASSERT_TRUE(decoded.ok()) << decoded.error().substr(0, 200);
   EXPECT_EQ(decoded->name.size(), 40001u);
+}
+
+// "[{},{},...]" of n elements inside a review; `name` non-ASCII sends it to nlohmann's parser.
+std::string review_of_empty_objects(std::size_t n, bool slow_path) {
+  std::string objects = "[{}";
+  for (std::size_t i = 1; i < n; ++i) objects += ",{}";
+  objects += "]";
+  return std::string(R"({"request":{"uid":"u",)") + (slow_path ? R"("name":"café ü",)" : "") +
+         R"("object":)" + objects + "}}";
+}
+
+TEST(DecodeReview, MoreValuesThanTheLimitAreRefusedNamingIt) {
+  for (const bool slow_path : {false, true}) {
+    const auto refused =
+        decode_review(review_of_empty_objects(1001, slow_path), {.max_values = 1000});
+    ASSERT_FALSE(refused.ok()) << "slow path " << slow_path;
+    EXPECT_EQ(refused.error(), "too many JSON values: more than 1000 (--max-review-values)");
+    // The review itself, its request and its uid are values too: 1001 objects and 4 more fit
+    // in 1005 (the slow path's name is one more).
+    const auto fits = decode_review(review_of_empty_objects(1001, slow_path),
+                                    {.max_values = slow_path ? 1006u : 1005u});
+    ASSERT_TRUE(fits.ok()) << "slow path " << slow_path << ": " << fits.error();
+    EXPECT_EQ(fits->object.size(), 1001u);
+  }
+}
+
+// nlohmann's callback parser rescans an array each time an object in it ends: a body of 2.9 MiB
+// of {} took minutes on the slow path with a counting callback. The count runs without one.
+TEST(DecodeReview, ManyObjectsOnTheSlowPathAreCountedInLinearTime) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto refused = decode_review(review_of_empty_objects(1'000'000, true));
+  EXPECT_FALSE(refused.ok());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
 
 TEST(EncodeReview, AllowedHasOnlyUidAndAllowed) {

@@ -8,6 +8,7 @@
 
 #include "common/json/release.h"
 #include "common/log/log.h"
+#include "webhook/server/refusals.h"
 #include "webhook/server/review_codec.h"
 
 namespace vc::webhook::server {
@@ -48,8 +49,8 @@ bool is_json_content_type(std::string_view content_type) {
 }
 
 Router::Router(std::vector<Endpoint> endpoints, std::shared_ptr<const ClusterView> view,
-               std::shared_ptr<const AdmissionOptions> options)
-    : view_(std::move(view)), options_(std::move(options)) {
+               std::shared_ptr<const AdmissionOptions> options, ReviewLimits limits)
+    : view_(std::move(view)), options_(std::move(options)), limits_(limits) {
   if (!view_) throw std::invalid_argument("admission router: cluster view is null");
   if (!options_) throw std::invalid_argument("admission router: admission options are null");
   for (auto& endpoint : endpoints) {
@@ -83,6 +84,12 @@ HttpResponse Router::serve(const HttpRequest& request) const {
   return review(*route, request);
 }
 
+std::size_t Router::working_set(const HttpRequest& request) const {
+  // Only reviews are decoded: a request for an unknown path is answered without.
+  if (find(request.target) == nullptr) return 0;
+  return decode_working_set(request.body.size(), limits_);
+}
+
 HttpResponse Router::body_too_large(std::string_view target) const {
   const Route* route = find(target);
   if (route == nullptr) return text(404, "404 page not found");
@@ -106,10 +113,18 @@ HttpResponse Router::review(const Route& route, const HttpRequest& request) cons
                   text(415, "unsupported Content-Type \"" + std::string(request.content_type) +
                                 "\", want application/json"));
   }
-  auto decoded = decode_review(request.body);
+  auto decoded = decode_review(request.body, limits_);
   if (!decoded) {
-    VC_LOG_WARN("admission request refused: bad AdmissionReview", kv("path", path),
-                kv("err", decoded.error()));
+    const std::string_view err = decoded.error();
+    if (err.starts_with(kTooManyValuesError) || err.starts_with(kTooDeepError)) {
+      // A size limit: counted, and logged at most now and then (refusals.h).
+      refused(
+          err.starts_with(kTooDeepError) ? RefusalReason::TooDeep : RefusalReason::TooManyValues,
+          std::string(path) + ": " + decoded.error());
+    } else {
+      VC_LOG_WARN("admission request refused: bad AdmissionReview", kv("path", path),
+                  kv("err", decoded.error()));
+    }
     return finish(Outcome::Error, text(400, "bad AdmissionReview: " + decoded.error()));
   }
   // What outlives the answer: the documents, freed with release() (cheaper than their

@@ -5,7 +5,8 @@
 // for Volcano. Then, in order:
 //   unknown path                        -> 404 "404 page not found"
 //   Content-Type not application/json   -> 415 (Volcano answers 200 with an empty body)
-//   body that is no v1 AdmissionReview  -> 400 with the reason (Volcano drops the connection)
+//   body that is no v1 AdmissionReview  -> 400 with the reason (Volcano drops the connection);
+//                                          over a size limit of ReviewLimits likewise, naming it
 //   admit function throws               -> 500 with the exception's message
 //   otherwise                           -> 200 with the encoded AdmissionReview
 // Error bodies are plain text ending in "\n", as Go's http.Error writes them. Every request on a
@@ -24,6 +25,7 @@
 #include "common/server/http_message.h"
 #include "webhook/admission/endpoint.h"
 #include "webhook/server/metrics.h"
+#include "webhook/server/review_codec.h"
 
 namespace vc::webhook::server {
 
@@ -44,7 +46,7 @@ class Router {
   // for /jobs/mutate", Volcano's start-up error), an endpoint without an admit function, or a null
   // view or options: all start-up configuration mistakes.
   Router(std::vector<Endpoint> endpoints, std::shared_ptr<const ClusterView> view,
-         std::shared_ptr<const AdmissionOptions> options);
+         std::shared_ptr<const AdmissionOptions> options, ReviewLimits limits = {});
 
   // Never throws.
   HttpResponse serve(const HttpRequest& request) const;
@@ -54,6 +56,9 @@ class Router {
   HttpResponse body_too_large(std::string_view target) const;
 
   bool has_path(std::string_view target) const { return find(target) != nullptr; }
+
+  // The most memory serving this request may take beyond its body (decode_working_set).
+  std::size_t working_set(const HttpRequest& request) const;
 
  private:
   struct Route {
@@ -67,6 +72,7 @@ class Router {
   std::map<std::string, Route, std::less<>> routes_;
   std::shared_ptr<const ClusterView> view_;
   std::shared_ptr<const AdmissionOptions> options_;
+  ReviewLimits limits_;
 };
 
 // The path of an origin-form target: everything before '?'.

@@ -234,3 +234,31 @@ algorithm: RSA
 size: 2048
 {{- end -}}
 {{- end -}}
+
+{{/*
+A Kubernetes memory quantity ("256Mi", "1G", "268435456") in bytes. The suffixes are the
+binary (Ki, Mi, Gi, Ti) and decimal (k, M, G, T) ones; anything else fails the install naming
+the value.
+*/}}
+{{- define "vc-cpp.quantityBytes" -}}
+{{- $q := toString . -}}
+{{- $number := regexFind "^[0-9]+(\\.[0-9]+)?" $q -}}
+{{- $suffix := trimPrefix $number $q -}}
+{{- $scale := dict "" 1 "k" 1000 "M" 1000000 "G" 1000000000 "T" 1000000000000 "Ki" 1024 "Mi" 1048576 "Gi" 1073741824 "Ti" 1099511627776 -}}
+{{- if or (eq $number "") (not (hasKey $scale $suffix)) -}}
+{{- fail (printf "cannot read the memory quantity %q: use a number with k, M, G, T, Ki, Mi, Gi or Ti" $q) -}}
+{{- end -}}
+{{- mulf (float64 $number) (get $scale $suffix) | int64 -}}
+{{- end -}}
+
+{{/*
+--max-inflight-bytes of our webhook: admission.inflightBudgetPercent of the container's memory
+limit (custom.admission_resources.limits.memory); empty without a limit (the binary's default,
+96 MiB, then applies).
+*/}}
+{{- define "vc-cpp.admissionInflightBytes" -}}
+{{- $limit := dig "limits" "memory" "" (.Values.custom.admission_resources | default dict) -}}
+{{- if $limit -}}
+{{- divf (mulf (include "vc-cpp.quantityBytes" $limit | float64) .Values.admission.inflightBudgetPercent) 100 | int64 -}}
+{{- end -}}
+{{- end -}}
