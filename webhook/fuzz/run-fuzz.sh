@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, build-fuzz) and runs each one for a bounded time on a
-# copy of the seed corpus, after replaying every file in regressions/.
+# copy of the seed corpus, after replaying every file in regressions/. The targets are the
+# webhook's (webhook/fuzz, one corpus, dictionary and regressions/ for all) and those over the
+# API server's encodings (common/fuzz, each with its own corpus/NAME/, NAME.dict and
+# regressions/NAME/).
 #
 #   webhook/fuzz/run-fuzz.sh [SECONDS]      (default 300 per fuzzer)
 #
@@ -37,10 +40,19 @@ if [[ ! -f $build/build.ninja ]] || ! grep -q '^VC_FUZZ:BOOL=ON' "$build/CMakeCa
   }
 fi
 
+# Each fuzzer's directory; its own corpus, dictionary and regressions when it has them, else
+# the directory's shared ones.
 fuzzers=()
-for src in "$here"/*_fuzz.cpp; do
-  fuzzers+=("$(basename "$src" .cpp)")
+declare -A fuzz_dir
+for src in "$here"/*_fuzz.cpp "$root"/common/fuzz/*_fuzz.cpp; do
+  [[ -e $src ]] || continue
+  name=$(basename "$src" .cpp)
+  fuzzers+=("$name")
+  fuzz_dir[$name]=$(dirname "$src")
 done
+own_or_shared() {  # own_or_shared DIR/OWN DIR/SHARED: the first that exists
+  if [[ -e $1 ]]; then echo "$1"; else echo "$2"; fi
+}
 echo "== building ${fuzzers[*]}"
 start=$SECONDS
 cmake --build "$build" -j"${FUZZ_JOBS:-2}" --target "${fuzzers[@]}"
@@ -73,10 +85,19 @@ for fuzzer in "${fuzzers[@]}"; do
     exit 1
   fi
   mkdir -p "$work/artifacts" "$work/$fuzzer/corpus"
+  dir=${fuzz_dir[$fuzzer]}
+  corpus=$(own_or_shared "$dir/corpus/$fuzzer" "$dir/corpus")
+  dict=$(own_or_shared "$dir/$fuzzer.dict" "$dir/json.dict")
+  dict_flag=()
+  [[ -f $dict ]] && dict_flag=(-dict="$dict")
 
   # Regressions: every saved input must run clean.
-  regressions=("$here"/regressions/*)
-  if [[ -e ${regressions[0]} ]]; then
+  # (files only: a directory given to a fuzzer would be fuzzed, not replayed)
+  regressions=()
+  for input in "$(own_or_shared "$dir/regressions/$fuzzer" "$dir/regressions")"/*; do
+    [[ -f $input ]] && regressions+=("$input")
+  done
+  if ((${#regressions[@]})); then
     echo "== $fuzzer: replaying ${#regressions[@]} regression input(s)"
     log=$work/$fuzzer/regressions.log
     if ! "$bin" "${limits[@]}" "${regressions[@]}" >"$log" 2>&1; then
@@ -85,12 +106,12 @@ for fuzzer in "${fuzzers[@]}"; do
     fi
   fi
 
-  cp "$here"/corpus/* "$work/$fuzzer/corpus/"
-  echo "== $fuzzer: fuzzing for $seconds s (corpus $(ls "$here/corpus" | wc -l) seeds)"
+  cp "$corpus"/* "$work/$fuzzer/corpus/"
+  echo "== $fuzzer: fuzzing for $seconds s (corpus $(ls "$corpus" | wc -l) seeds)"
   log=$work/$fuzzer/fuzz.log
   status=0
   "$bin" "${limits[@]}" -max_total_time="$seconds" -max_len="$max_len" \
-    -dict="$here/json.dict" -print_final_stats=1 -artifact_prefix="$work/artifacts/" \
+    "${dict_flag[@]}" -print_final_stats=1 -artifact_prefix="$work/artifacts/" \
     "$work/$fuzzer/corpus" >"$log" 2>&1 || status=$?
 
   # The last status line carries cov:, ft: and exec/s; the final stats the totals.
@@ -104,7 +125,7 @@ done
 
 if ((failed)); then
   echo "!! fuzzing found a problem; work directory kept: $work"
-  echo "!! reproduce with: <build>/webhook/<fuzzer> <failing input>; minimise with -minimize_crash=1 -runs=10000"
+  echo "!! reproduce with: <build>/{webhook,common}/<fuzzer> <failing input>; minimise with -minimize_crash=1 -runs=10000"
   exit 1
 fi
 rm -rf "$work"
