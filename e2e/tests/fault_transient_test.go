@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -113,9 +114,10 @@ func registerDeadPodWebhook(t *testing.T, f *framework.Framework, w *deadWebhook
 	return name
 }
 
+// removeWebhook also runs at cleanup, when t.Context() is already cancelled.
 func removeWebhook(t *testing.T, f *framework.Framework, name string) {
 	err := f.Kube.AdmissionregistrationV1().ValidatingWebhookConfigurations().Delete(
-		t.Context(), name, metav1.DeleteOptions{})
+		context.Background(), name, metav1.DeleteOptions{})
 	if err != nil && !apierrors.IsNotFound(err) {
 		t.Errorf("remove webhook configuration %s: %v", name, err)
 	}
