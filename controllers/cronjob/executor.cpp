@@ -34,6 +34,7 @@ class Run {
       if (std::string error = write_status(); !error.empty()) {
         return {std::move(error), std::nullopt, ""};
       }
+      if (gone_) return {"", std::nullopt, ""};
     }
     return {"", requeue_, written_version_};
   }
@@ -242,6 +243,13 @@ class Run {
                          {"resourceVersion", cj_.resource_version}}},
                        {"status", volcano::encode_cron_job_status(status_)}};
     auto r = client_.update_status(resources::cronjobs, cj_.namespace_, body);
+    if (!r && r.error().kind == kube::ErrorKind::NotFound) {
+      // The CronJob was deleted after the copy we planned from (the cache trails its delete, as
+      // in a namespace's teardown): nothing is left to update, and its delete event forgets the
+      // key. A retry would plan from the same stale copy and repeat its events.
+      gone_ = true;
+      return "";
+    }
     if (!r) return "updating status of CronJob " + cj_.key() + ": " + r.error().describe();
     if (const auto meta = r->find("metadata"); meta != r->end() && meta->is_object()) {
       written_version_ = meta->value("resourceVersion", "");
@@ -257,6 +265,7 @@ class Run {
   bool changed_;
   std::optional<std::chrono::milliseconds> requeue_;
   std::string written_version_;  // of the status write, when there was one
+  bool gone_ = false;            // the status write found the CronJob deleted
 };
 
 }  // namespace

@@ -123,6 +123,22 @@ TEST(CronJobExecutor, AnActiveJobThatIsGoneOrReplacedIsDroppedAsStale) {
                 "UID (expected: u2, actual: u9)"}));
 }
 
+// The cache still held the CronJob when its namespace's teardown deleted it: the status write's
+// 404 ends the sync (no retry planning from the same stale copy, repeating its events).
+TEST(CronJobExecutor, AStatusWriteThatFindsTheCronJobGoneEndsTheSync) {
+  FakeApiServer server;  // GET nightly-1 and PUT status: 404 (unhandled)
+  kube::Client client(server.config());
+  kube::events::FakeRecorder recorder;
+  const CronJobView cj = cron_job_with_active({ref("nightly-1", "u1")});
+
+  const Outcome out =
+      execute(plan_of(cj, {VerifyActive{ref("nightly-1", "u1")}}), cj, client, recorder);
+  EXPECT_EQ(out.error, "");
+  EXPECT_FALSE(out.requeue_after.has_value());
+  EXPECT_EQ(out.status_written, "");
+  EXPECT_EQ(status_writes(server), 1) << server.describe_requests();
+}
+
 TEST(CronJobExecutor, AFailedReadOfAnActiveJobFailsTheSyncAndDropsNothing) {
   FakeApiServer server;
   server.handle("GET", std::string(kJobs) + "/nightly-1",
