@@ -1,17 +1,8 @@
 #include "webhook/app/admission_probe.h"
 
-#include <netdb.h>
-#include <sys/socket.h>
-#include <sys/time.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-
-#include <openssl/err.h>
-#include <openssl/ssl.h>
-
+#include "common/kube/config.h"
 #include "common/kube/stoppable_sleep.h"
+#include "common/kube/transport.h"
 #include "common/log/log.h"
 
 namespace vc::webhook::app {
@@ -23,53 +14,6 @@ using std::chrono::milliseconds;
 // Readiness tolerates this much scheduling delay of the prober thread on top of a dial's worst
 // case.
 constexpr milliseconds kSlack{1000};
-
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
-
-// Bounds the socket's next blocking calls by what is left until deadline; false when nothing is.
-bool bound_by(int fd, Clock::time_point deadline) {
-  const auto left = std::chrono::duration_cast<std::chrono::microseconds>(deadline - Clock::now());
-  if (left.count() <= 0) return false;
-  timeval tv{.tv_sec = static_cast<time_t>(left.count() / 1'000'000),
-             .tv_usec = static_cast<suseconds_t>(left.count() % 1'000'000)};
-  return ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) == 0 &&
-         ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv) == 0;
-}
-
-std::string ssl_error(const char* step) {
-  const unsigned long code = ERR_get_error();
-  ERR_clear_error();
-  std::string out = std::string(step) + " failed";
-  if (code != 0) {
-    char buf[256];
-    ERR_error_string_n(code, buf, sizeof buf);
-    out += std::string(": ") + buf;
-  } else if (errno != 0) {
-    out += std::string(": ") + std::strerror(errno);
-  }
-  return out;
-}
-
-std::shared_ptr<SSL_CTX> client_context() {
-  static const std::shared_ptr<SSL_CTX> ctx = [] {
-    std::shared_ptr<SSL_CTX> c(SSL_CTX_new(TLS_client_method()), SSL_CTX_free);
-    if (c) SSL_CTX_set_verify(c.get(), SSL_VERIFY_NONE, nullptr);
-    return c;
-  }();
-  return ctx;
-}
 
 }  // namespace
 
@@ -106,53 +50,28 @@ std::string probe_host(const std::string& listen_address) {
 }
 
 api::Status dial_admission(const std::string& host, std::uint16_t port, milliseconds timeout) {
-  const auto deadline = Clock::now() + timeout;
-  addrinfo hints{};
-  hints.ai_socktype = SOCK_STREAM;
-  hints.ai_flags = AI_NUMERICSERV;
-  addrinfo* found = nullptr;
-  const std::string service = std::to_string(port);
-  if (const int rc = ::getaddrinfo(host.c_str(), service.c_str(), &hints, &found); rc != 0) {
-    return api::Unexpected{"resolve " + host + ": " + ::gai_strerror(rc)};
+  kube::Config config;
+  const bool ipv6 = host.find(':') != std::string::npos && host.front() != '[';
+  config.server = "https://" + (ipv6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
+  config.insecure_skip_tls_verify = true;  // the probe checks the serving path, not the pair
+  try {
+    // No idle pool: every dial goes through accept and a TLS handshake, as the API server's new
+    // connections do.
+    kube::Transport transport(config, kube::TransportOptions{.user_agent = "vc-webhook-self-probe",
+                                                             .max_idle_connections = 0});
+    kube::HttpRequest request;
+    request.method = "GET";
+    request.target = "/healthz";
+    request.deadline = Clock::now() + timeout;
+    auto answer = transport.send(request);
+    if (!answer) return api::Unexpected{answer.error().describe()};
+    if (answer->status != 200) {
+      return api::Unexpected{"answer: " + std::to_string(answer->status) + " " + answer->reason};
+    }
+    return api::ok_status();
+  } catch (const std::exception& e) {
+    return api::Unexpected{std::string("probe setup: ") + e.what()};
   }
-  std::unique_ptr<addrinfo, decltype(&::freeaddrinfo)> addresses(found, ::freeaddrinfo);
-  Fd fd(::socket(found->ai_family, found->ai_socktype | SOCK_CLOEXEC, found->ai_protocol));
-  if (fd.get() < 0) return api::Unexpected{std::string("socket: ") + std::strerror(errno)};
-  // A blocking connect honours SO_SNDTIMEO on Linux.
-  if (!bound_by(fd.get(), deadline) ||
-      ::connect(fd.get(), found->ai_addr, found->ai_addrlen) != 0) {
-    return api::Unexpected{std::string("connect: ") +
-                           (errno == EINPROGRESS ? "timed out" : std::strerror(errno))};
-  }
-  auto ctx = client_context();
-  if (!ctx) return api::Unexpected{ssl_error("TLS context")};
-  std::unique_ptr<SSL, decltype(&SSL_free)> ssl(SSL_new(ctx.get()), SSL_free);
-  if (!ssl || SSL_set_fd(ssl.get(), fd.get()) != 1) return api::Unexpected{ssl_error("TLS setup")};
-  errno = 0;
-  if (!bound_by(fd.get(), deadline) || SSL_connect(ssl.get()) != 1) {
-    return api::Unexpected{ssl_error("TLS handshake")};
-  }
-  const std::string request = "GET /healthz HTTP/1.1\r\nHost: " + host +
-                              "\r\nUser-Agent: vc-webhook-self-probe\r\nConnection: close\r\n\r\n";
-  errno = 0;
-  if (!bound_by(fd.get(), deadline) ||
-      SSL_write(ssl.get(), request.data(), static_cast<int>(request.size())) <= 0) {
-    return api::Unexpected{ssl_error("request")};
-  }
-  std::string head;
-  char buf[256];
-  while (head.find("\r\n") == std::string::npos && head.size() < 4096) {
-    errno = 0;
-    if (!bound_by(fd.get(), deadline)) return api::Unexpected{std::string("answer: timed out")};
-    const int n = SSL_read(ssl.get(), buf, sizeof buf);
-    if (n <= 0) return api::Unexpected{ssl_error("answer")};
-    head.append(buf, static_cast<size_t>(n));
-  }
-  const std::string status_line = head.substr(0, head.find("\r\n"));
-  if (status_line.rfind("HTTP/1.1 200", 0) != 0) {
-    return api::Unexpected{"answer: " + status_line};
-  }
-  return api::ok_status();
 }
 
 AdmissionProbe::AdmissionProbe(std::string host, std::uint16_t port, AdmissionProbeOptions options)

@@ -61,7 +61,8 @@ class ProbeHistory {
 
 // One dial: TCP connect to host:port, TLS handshake (the certificate is not verified: this checks
 // the path, not the trust), "GET /healthz", and a "200" status line, all within timeout.
-// The error names the step that failed.
+// The error names the step that failed. It goes through kube::Transport with no idle pool, so
+// each dial is a new connection.
 api::Status dial_admission(const std::string& host, std::uint16_t port,
                            std::chrono::milliseconds timeout);
 
