@@ -132,12 +132,9 @@ func podReady(t *testing.T, f *framework.Framework, ns, name string) (bool, stri
 // as a wedged process looks from outside.
 func signalContainer(t *testing.T, p corev1.Pod, sig string) error {
 	t.Helper()
-	if len(p.Status.ContainerStatuses) == 0 {
-		return fmt.Errorf("pod %s has no container status", p.Name)
-	}
-	id, ok := strings.CutPrefix(p.Status.ContainerStatuses[0].ContainerID, "containerd://")
-	if !ok {
-		return fmt.Errorf("pod %s container ID %q is not containerd's", p.Name, p.Status.ContainerStatuses[0].ContainerID)
+	id := framework.ContainerID(&p, 0)
+	if id == "" {
+		return fmt.Errorf("pod %s has no started containerd container", p.Name)
 	}
 	c := framework.LoadLocalCluster(t)
 	out, err := exec.Command("ctr", "--address", c.Var("CONTAINERD_SOCK"), "--namespace", "k8s.io",

@@ -21,12 +21,16 @@ import (
 // Helpers for tests that act on the real node from the host they run on: its containers'
 // cgroups, and short-lived tool pods running a binary built by the test.
 
-// ContainerID is containerd's ID of a pod's i-th container ("" when it has not started).
+// ContainerID is containerd's ID of a pod's i-th container ("" when it has not started, or is
+// not containerd's).
 func ContainerID(p *corev1.Pod, i int) string {
 	if i >= len(p.Status.ContainerStatuses) {
 		return ""
 	}
-	id, _ := strings.CutPrefix(p.Status.ContainerStatuses[i].ContainerID, "containerd://")
+	id, ok := strings.CutPrefix(p.Status.ContainerStatuses[i].ContainerID, "containerd://")
+	if !ok {
+		return ""
+	}
 	return id
 }
 
